@@ -1,0 +1,95 @@
+#include "arena.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <system_error>
+
+namespace hpcjudge {
+
+namespace {
+constexpr size_t kPage = 4096;
+size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+}  // namespace
+
+ArenaLayout ArenaLayout::plan(const std::vector<BufferSpec>& buffers) {
+  ArenaLayout l;
+  size_t at = kGuardBytes;
+  for (const auto& b : buffers) {
+    at = round_up(at, kPage);
+    l.offset.push_back(at);
+    l.bytes.push_back(b.bytes());
+    at += b.bytes() + kGuardBytes;
+  }
+  l.total = round_up(at, kPage);
+  return l;
+}
+
+SharedArena::SharedArena() {
+  fd_ = memfd_create("hpcjudge-arena", MFD_CLOEXEC);
+  if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "memfd_create");
+}
+
+SharedArena::~SharedArena() {
+  if (base_) munmap(base_, size_);
+  if (fd_ >= 0) close(fd_);
+}
+
+void SharedArena::reserve(size_t bytes) {
+  if (bytes <= size_) return;
+  if (ftruncate(fd_, static_cast<off_t>(bytes)) != 0)
+    throw std::system_error(errno, std::generic_category(), "ftruncate arena");
+  if (base_) munmap(base_, size_);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (p == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap arena");
+  base_ = static_cast<std::byte*>(p);
+  size_ = bytes;
+}
+
+void fill_guards(std::byte* base, const ArenaLayout& l) {
+  size_t at = 0;
+  for (size_t i = 0; i < l.offset.size(); ++i) {
+    std::memset(base + at, static_cast<int>(kGuardByte), l.offset[i] - at);
+    at = l.offset[i] + l.bytes[i];
+  }
+  std::memset(base + at, static_cast<int>(kGuardByte), l.total - at);
+}
+
+void fill_sentinel(const BufferView& v) {
+  if (v.spec->type == DType::F32) {
+    for (float& x : v.as<float>()) x = std::numeric_limits<float>::quiet_NaN();
+  } else {
+    std::memset(v.data, 0xFF, v.spec->bytes());
+  }
+}
+
+std::optional<GuardViolation> check_guards(const std::byte* base, const ArenaLayout& l) {
+  // Guard region k lies between the end of buffer k-1 (or the arena's start)
+  // and the start of buffer k (or the arena's end).
+  const size_t n = l.offset.size();
+  for (size_t k = 0; k <= n; ++k) {
+    const size_t lo = k == 0 ? 0 : l.offset[k - 1] + l.bytes[k - 1];
+    const size_t hi = k == n ? l.total : l.offset[k];
+    // Scan from both ends so the report names the write nearest to a buffer.
+    for (size_t d = 0; lo + d < hi; ++d) {
+      if (k > 0 && base[lo + d] != kGuardByte) return GuardViolation{static_cast<int>(k - 1), false, d};
+      if (k < n && base[hi - 1 - d] != kGuardByte) return GuardViolation{static_cast<int>(k), true, d + 1};
+    }
+  }
+  return std::nullopt;
+}
+
+std::string GuardViolation::describe(const std::vector<BufferSpec>& buffers) const {
+  const BufferSpec& b = buffers[buffer];
+  if (before) return "write before the start of " + b.name + " (byte " + std::to_string(distance) + " before it)";
+  return "write past the end of " + b.name + ": " + b.name + "[" +
+         std::to_string(b.count + distance / dtype_size(b.type)) + "] (" + b.name + " has " +
+         std::to_string(b.count) + " elements; byte " + std::to_string(distance) + " after its end)";
+}
+
+}  // namespace hpcjudge

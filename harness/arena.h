@@ -1,0 +1,63 @@
+// The arena: one shared-memory file (memfd) that holds every buffer of a call,
+// mapped by the judge and by the runner child. The judge writes the inputs,
+// the NaN sentinels and the guard zones; the child calls solve() on pointers
+// into it; the judge then checks guards, inputs and outputs itself, so what it
+// verifies is never the child's own say-so.
+//
+// Layout: each buffer starts on a page boundary with at least kGuardBytes of
+// guard bytes before and after it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "problem.h"
+
+namespace hpcjudge {
+
+inline constexpr size_t kGuardBytes = 4096;
+inline constexpr std::byte kGuardByte{0xA5};
+
+struct ArenaLayout {
+  std::vector<size_t> offset;  // of each buffer's first byte
+  std::vector<size_t> bytes;
+  size_t total = 0;
+  static ArenaLayout plan(const std::vector<BufferSpec>& buffers);
+};
+
+class SharedArena {
+ public:
+  SharedArena();  // an empty memfd
+  ~SharedArena();
+  SharedArena(const SharedArena&) = delete;
+  SharedArena& operator=(const SharedArena&) = delete;
+  // Grows the file and the mapping to at least `bytes`.
+  void reserve(size_t bytes);
+  std::byte* base() const { return base_; }
+  size_t size() const { return size_; }
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+  std::byte* base_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Fills every byte outside the buffers with kGuardByte.
+void fill_guards(std::byte* base, const ArenaLayout& layout);
+
+// Fills an output buffer with its sentinel: NaN for floats, 0xFF bytes for integers.
+void fill_sentinel(const BufferView& v);
+
+struct GuardViolation {
+  int buffer = 0;       // the buffer the write was next to
+  bool before = false;  // before its start (else past its end)
+  size_t distance = 0;  // bytes from the buffer's edge to the first changed guard byte
+  std::string describe(const std::vector<BufferSpec>& buffers) const;
+};
+
+std::optional<GuardViolation> check_guards(const std::byte* base, const ArenaLayout& layout);
+
+}  // namespace hpcjudge

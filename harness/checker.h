@@ -1,0 +1,61 @@
+// The allclose checker: an element passes when
+//   |got - expected| <= atol + rtol * |expected|,
+// and NaN or +-Inf in either must match exactly (NaN with NaN, +Inf with +Inf).
+// The result names the first mismatches and the largest errors.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace hpcjudge {
+
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+};
+
+struct Mismatch {
+  size_t index = 0;
+  double expected = 0;
+  double got = 0;
+};
+
+struct CheckResult {
+  size_t checked = 0;
+  size_t mismatches = 0;
+  std::vector<Mismatch> first;  // the first few, in index order
+  double max_abs_err = 0;       // over elements where both are finite
+  double max_rel_err = 0;       // |got - expected| / |expected|, expected finite and non-zero
+  size_t max_abs_index = 0;
+  bool ok() const { return mismatches == 0; }
+};
+
+bool element_close(double got, double expected, const Tolerance& tol);
+
+CheckResult check_close(std::span<const float> got, std::span<const double> expected, const Tolerance& tol,
+                        size_t keep = 5);
+
+// Exact comparison, for integer outputs.
+template <class T>
+CheckResult check_exact(std::span<const T> got, std::span<const T> expected, size_t keep = 5) {
+  CheckResult r;
+  r.checked = got.size();
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (got[i] == expected[i]) continue;
+    if (r.first.size() < keep)
+      r.first.push_back({i, static_cast<double>(expected[i]), static_cast<double>(got[i])});
+    ++r.mismatches;
+  }
+  return r;
+}
+
+// "C[3,17] (index 209): expected 0.25, got nan; 41 more; max abs err 3e-2 at ...".
+// cols > 0 prints row,column coordinates for a row-major matrix.
+std::string describe(const CheckResult& r, const std::string& buffer, size_t cols = 0);
+
+// A number as the reports print it: shortest form that round-trips a float.
+std::string format_value(double v);
+
+}  // namespace hpcjudge

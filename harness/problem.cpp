@@ -1,0 +1,87 @@
+#include "problem.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace hpcjudge {
+
+size_t dtype_size(DType t) {
+  switch (t) {
+    case DType::F32: return 4;
+    case DType::U8: return 1;
+    case DType::U32: return 4;
+  }
+  return 0;
+}
+
+const char* kind_name(Kind k) { return k == Kind::CPU ? "CPU" : "GPU"; }
+
+int64_t Case::operator[](std::string_view key) const {
+  for (const auto& [k, v] : sizes)
+    if (k == key) return v;
+  throw std::out_of_range("case " + name + " has no size " + std::string(key));
+}
+
+std::string Case::size_string() const {
+  std::string s;
+  for (const auto& [k, v] : sizes) {
+    if (!s.empty()) s += ' ';
+    s += k + "=" + std::to_string(v);
+  }
+  return s;
+}
+
+Signature& Signature::in(std::string name, DType t, size_t count, size_t cols) {
+  args.push_back({static_cast<int>(buffers.size()), 0});
+  buffers.push_back({std::move(name), t, Role::In, count, cols});
+  return *this;
+}
+
+Signature& Signature::out(std::string name, DType t, size_t count, size_t cols) {
+  args.push_back({static_cast<int>(buffers.size()), 0});
+  buffers.push_back({std::move(name), t, Role::Out, count, cols});
+  return *this;
+}
+
+Signature& Signature::scalar(int64_t value) {
+  args.push_back({-1, value});
+  return *this;
+}
+
+const BufferView& Buffers::operator[](std::string_view name) const {
+  for (const auto& v : views_)
+    if (v.spec->name == name) return v;
+  throw std::out_of_range("no buffer named " + std::string(name));
+}
+
+uint32_t input_stream(const Case& c, uint32_t set, uint32_t buffer) {
+  uint32_t h = 2166136261u;  // FNV-1a of the case name
+  for (unsigned char ch : c.name) h = (h ^ ch) * 16777619u;
+  return h ^ (set * 0x9E3779B9u) ^ (buffer * 0x85EBCA6Bu);
+}
+
+namespace {
+std::map<std::string, std::unique_ptr<Problem>, std::less<>>& problems() {
+  static std::map<std::string, std::unique_ptr<Problem>, std::less<>> m;
+  return m;
+}
+}  // namespace
+
+void Registry::add(std::unique_ptr<Problem> p) {
+  const std::string slug = p->info().slug;
+  if (!problems().emplace(slug, std::move(p)).second) throw std::logic_error("problem registered twice: " + slug);
+}
+
+std::vector<const Problem*> Registry::all() {
+  std::vector<const Problem*> v;
+  for (const auto& [slug, p] : problems()) v.push_back(p.get());
+  return v;
+}
+
+const Problem* Registry::find(std::string_view slug) {
+  auto it = problems().find(slug);
+  return it == problems().end() ? nullptr : it->second.get();
+}
+
+}  // namespace hpcjudge

@@ -1,0 +1,64 @@
+#include "compile.h"
+
+#include <chrono>
+#include <fstream>
+#include <regex>
+
+#include "process.h"
+
+namespace hpcjudge {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> compile_command(const Problem& p, const Paths& paths, const fs::path& src,
+                                         const fs::path& out) {
+  const fs::path header = fs::absolute(paths.problem_dir(p.info().slug) / "solve.h");
+  return {"g++",     "-std=c++20", "-O3",        "-march=native",     "-fopenmp", "-fPIC",
+          "-shared", "-DHPCJUDGE_SUBMISSION",    "-include",          header.string(),
+          fs::absolute(src).string(), "-Wl,-z,defs", "-o",            out.string()};
+}
+
+std::string expected_signature(const Problem& p, const Paths& paths) {
+  std::ifstream f(paths.problem_dir(p.info().slug) / "solve.h");
+  std::string line, sig;
+  while (std::getline(f, line))
+    if (line.rfind("extern \"C\"", 0) == 0) sig += (sig.empty() ? "" : "\n") + line;
+  return sig;
+}
+
+namespace {
+// The compiler's first error line, without the path of the temporary copy.
+std::string first_error(const std::string& log) {
+  std::istringstream in(log);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find(" error: ") != std::string::npos || line.find(" fatal error: ") != std::string::npos) return line;
+  return log.substr(0, log.find('\n'));
+}
+}  // namespace
+
+CompileResult compile_submission(const Problem& p, const Paths& paths, const fs::path& src, const fs::path& out) {
+  CompileResult r;
+  const auto argv = compile_command(p, paths, src, out);
+  for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
+  const auto t0 = std::chrono::steady_clock::now();
+  const RunResult run = run_command(argv, 120);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.log = run.output;
+  r.ok = !run.timed_out && run.status.exited && run.status.code == 0;
+  if (r.ok) return r;
+  const std::string sig = expected_signature(p, paths);
+  if (run.timed_out) {
+    r.message = "compilation took longer than 120 s";
+  } else if (std::regex_search(r.log, std::regex("conflicting declaration|ambiguating new declaration|"
+                                                  "new declaration .*solve|declaration of C function"))) {
+    r.message = "solve() does not match the expected signature: " + sig;
+  } else if (r.log.find("undefined reference to `solve'") != std::string::npos) {
+    r.message = "no extern \"C\" solve() is defined; expected: " + sig;
+  } else {
+    r.message = first_error(r.log);
+  }
+  return r;
+}
+
+}  // namespace hpcjudge

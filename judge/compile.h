@@ -1,0 +1,30 @@
+// Compiling a submission into a shared library the runner can load, with the
+// problem's header force-included so a changed signature cannot compile.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "harness/problem.h"
+#include "paths.h"
+
+namespace hpcjudge {
+
+struct CompileResult {
+  bool ok = false;
+  double seconds = 0;
+  std::string command;  // as a shell would show it
+  std::string log;      // the compiler's own output
+  std::string message;  // one line for the verdict: the cause, in the judge's words
+};
+
+std::vector<std::string> compile_command(const Problem& p, const Paths& paths, const std::filesystem::path& src,
+                                         const std::filesystem::path& out);
+
+CompileResult compile_submission(const Problem& p, const Paths& paths, const std::filesystem::path& src,
+                                 const std::filesystem::path& out);
+
+// The declarations of problems/<slug>/solve.h, one per line, as a student must write them.
+std::string expected_signature(const Problem& p, const Paths& paths);
+
+}  // namespace hpcjudge

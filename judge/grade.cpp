@@ -1,0 +1,228 @@
+#include "grade.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+#include "compile.h"
+#include "score.h"
+#include "session.h"
+
+namespace hpcjudge {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A temporary folder for the compiled library, removed on scope exit.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string t = (fs::temp_directory_path() / "hpcjudge-XXXXXX").string();
+    if (!mkdtemp(t.data())) throw std::runtime_error("cannot create a temporary folder");
+    path = t;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// One case laid out in the arena: buffer views, and the saved inputs.
+struct Laid {
+  Signature sig;
+  ArenaLayout layout;
+  std::vector<BufferView> views;
+  Buffers buffers() const { return Buffers(views); }
+};
+
+Laid lay_out(const Problem& p, const Case& c, SharedArena& arena) {
+  Laid l{p.signature(c), {}, {}};
+  l.layout = ArenaLayout::plan(l.sig.buffers);
+  arena.reserve(l.layout.total);
+  for (size_t i = 0; i < l.sig.buffers.size(); ++i)
+    l.views.push_back({&l.sig.buffers[i], arena.base() + l.layout.offset[i]});
+  return l;
+}
+
+using Saved = std::vector<std::vector<std::byte>>;  // one per input buffer, in order
+
+Saved save_inputs(const Laid& l) {
+  Saved s;
+  for (const auto& v : l.views)
+    if (v.spec->role == Role::In) s.emplace_back(v.data, v.data + v.spec->bytes());
+  return s;
+}
+
+// Puts saved inputs back, outputs to the sentinel, guard bytes around everything.
+void prepare(const Laid& l, const Saved& inputs, SharedArena& arena) {
+  size_t k = 0;
+  for (const auto& v : l.views) {
+    if (v.spec->role == Role::In) std::memcpy(v.data, inputs[k++].data(), v.spec->bytes());
+    else fill_sentinel(v);
+  }
+  fill_guards(arena.base(), l.layout);
+}
+
+struct Checked {
+  Verdict verdict = Verdict::AC;
+  std::string message;
+  double max_abs = 0, max_rel = 0;
+};
+
+// Everything the judge verifies after a call: guard zones, inputs, outputs.
+Checked check_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Expected& expected,
+                   const SharedArena& arena) {
+  Checked r;
+  if (auto g = check_guards(arena.base(), l.layout)) return {Verdict::RE, g->describe(l.sig.buffers)};
+  size_t in = 0, out = 0;
+  for (const auto& v : l.views) {
+    if (v.spec->role == Role::In) {
+      const auto& saved = inputs[in++];
+      if (std::memcmp(saved.data(), v.data, saved.size()) != 0) {
+        size_t at = 0;
+        while (saved[at] == v.data[at]) ++at;
+        return {Verdict::RE, "input modified: " + v.spec->name + "[" + std::to_string(at / dtype_size(v.spec->type)) +
+                                 "] was changed by solve()"};
+      }
+      continue;
+    }
+    const std::vector<double>& e = expected[out++];
+    CheckResult cr;
+    if (v.spec->type == DType::F32) {
+      cr = check_close(v.as<const float>(), e, p.tolerance(c));
+    } else {
+      // Integer outputs are compared exactly.
+      std::vector<double> got(v.spec->count);
+      for (size_t i = 0; i < got.size(); ++i)
+        got[i] = v.spec->type == DType::U8 ? static_cast<double>(v.as<const uint8_t>()[i])
+                                           : static_cast<double>(v.as<const uint32_t>()[i]);
+      cr = check_exact<double>(got, e);
+    }
+    r.max_abs = std::max(r.max_abs, cr.max_abs_err);
+    r.max_rel = std::max(r.max_rel, cr.max_rel_err);
+    if (!cr.ok() && r.verdict == Verdict::AC) {
+      r.verdict = Verdict::WA;
+      r.message = describe(cr, v.spec->name, v.spec->cols);
+    }
+  }
+  return r;
+}
+
+// A call that did not return normally, as a verdict.
+std::optional<Checked> failed_call(const CallOutcome& o) {
+  switch (o.status) {
+    case CallOutcome::Ok: return std::nullopt;
+    case CallOutcome::TimedOut: return Checked{Verdict::TLE, o.message};
+    case CallOutcome::Crashed:
+    case CallOutcome::Error: return Checked{Verdict::RE, o.message};
+  }
+  return std::nullopt;
+}
+
+void set_verdict(Report& r, Verdict v, const std::string& where, const std::string& message) {
+  if (worst(r.verdict, v) == r.verdict && r.verdict != Verdict::AC) return;
+  r.verdict = v;
+  r.message = where.empty() ? message : where + ": " + message;
+}
+
+void run_tests(const Problem& p, const GradeOptions& opt, Session& s, Report& r, Listener& listener) {
+  for (const Case& c : p.tests()) {
+    Laid l = lay_out(p, c, s.arena());
+    p.generate(c, opt.seed, 0, l.buffers());
+    const Saved inputs = save_inputs(l);
+    const Expected expected = p.reference(c, l.buffers());
+    prepare(l, inputs, s.arena());
+    const CallOutcome o = s.call(l.sig, l.layout, false, p.info().test_time_limit_s);
+    const Checked ck = failed_call(o).value_or(check_call(p, c, l, inputs, expected, s.arena()));
+    TestResult t{c.name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel};
+    r.tests.push_back(t);
+    listener.test_done(t);
+    if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + c.name, t.message);
+    if (!s.alive()) return;  // a crash or a kill ends the run: the rest are not run
+  }
+}
+
+void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, Session& s, Report& r,
+               Listener& listener) {
+  for (const Case& c : p.benchmarks()) {
+    if (c.min_cores > m.cores) continue;
+    listener.bench_start(c);
+    Laid l = lay_out(p, c, s.arena());
+    // Two input sets in the same buffers, alternated between timed runs.
+    Saved inputs[2];
+    Expected expected[2];
+    for (uint32_t set = 0; set < 2; ++set) {
+      p.generate(c, opt.seed, set + 1, l.buffers());
+      inputs[set] = save_inputs(l);
+      expected[set] = p.reference(c, l.buffers());
+    }
+    const Model model = p.model(c);
+    BenchResult b{c.name, c.size_string()};
+    b.bytes = model.bytes;
+    b.flops = model.flops;
+    TimingLoop loop(p.info().timing);
+    for (int run = 0; loop.want_more(); ++run) {
+      const int set = run % 2;
+      prepare(l, inputs[set], s.arena());
+      const CallOutcome o = s.call(l.sig, l.layout, true, p.info().bench_time_limit_s);
+      const Checked ck = failed_call(o).value_or(check_call(p, c, l, inputs[set], expected[set], s.arena()));
+      if (ck.verdict != Verdict::AC) {
+        b.verdict = ck.verdict;
+        b.message = "timed run " + std::to_string(run + 1) + " (input set " + std::to_string(set + 1) +
+                    "): " + ck.message;
+        break;
+      }
+      loop.add(o.seconds);
+    }
+    b.stats = loop.stats();
+    b.stop = b.verdict == Verdict::AC ? loop.stop_reason() : "failed";
+    r.bench.push_back(b);
+    listener.bench_done(b);
+    if (b.verdict != Verdict::AC) {
+      set_verdict(r, b.verdict, "performance case " + c.name, b.message);
+      if (!s.alive()) return;
+    }
+  }
+}
+
+}  // namespace
+
+Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, const Paths& paths,
+             Listener& listener) {
+  Report r;
+  r.problem = p.info().slug;
+  r.file = src.string();
+  r.seed = opt.seed;
+  r.machine = probe_machine(opt.threads);
+  r.score.max = p.info().points.total();
+  TempDir tmp;
+  const fs::path lib = tmp.path / "submission.so";
+  const CompileResult cr = compile_submission(p, paths, src, lib);
+  r.compiled = cr.ok;
+  r.compile_command = cr.command;
+  r.compile_log = cr.log;
+  r.compile_seconds = cr.seconds;
+  listener.compiled(r);
+  if (!cr.ok) {
+    set_verdict(r, Verdict::CE, "", cr.message);
+    return r;
+  }
+  {
+    Session s(paths, p, lib, r.machine.threads);
+    const CallOutcome started = s.start(30);
+    if (auto bad = failed_call(started)) {
+      set_verdict(r, bad->verdict, "", bad->message);
+    } else {
+      run_tests(p, opt, s, r, listener);
+      if (r.verdict == Verdict::AC && opt.bench) run_bench(p, opt, r.machine, s, r, listener);
+    }
+    s.finish();
+    r.output = s.output();
+    r.output_bytes = s.output_bytes();
+  }
+  if (opt.score) score_report(p, paths, opt, r, listener);
+  return r;
+}
+
+}  // namespace hpcjudge

@@ -1,0 +1,35 @@
+// Grading one file: compile, run every functional test in the runner child,
+// check each output in the judge's own process, then time the performance
+// cases and score. Listener hears each step as it happens (progress).
+#pragma once
+#include <filesystem>
+
+#include "harness/problem.h"
+#include "paths.h"
+#include "report.h"
+
+namespace hpcjudge {
+
+inline constexpr uint64_t kPublicSeed = 42;
+
+struct GradeOptions {
+  uint64_t seed = kPublicSeed;
+  bool bench = true;
+  bool score = true;  // off while timing the reference solutions themselves
+  int threads = 0;    // OpenMP threads; 0 = every core
+};
+
+class Listener {
+ public:
+  virtual ~Listener() = default;
+  virtual void compiled(const Report&) {}
+  virtual void test_done(const TestResult&) {}
+  virtual void bench_start(const Case&) {}
+  virtual void bench_done(const BenchResult&) {}
+  virtual void note(const std::string&) {}  // long work the judge does on its own behalf
+};
+
+Report grade(const Problem& p, const std::filesystem::path& src, const GradeOptions& opt, const Paths& paths,
+             Listener& listener);
+
+}  // namespace hpcjudge

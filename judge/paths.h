@@ -1,0 +1,16 @@
+// Where the judge finds its pieces: the source tree (problems/, reference/),
+// the runner binary beside the judge's own, and the cache of measurements.
+#pragma once
+#include <filesystem>
+
+namespace hpcjudge {
+
+struct Paths {
+  std::filesystem::path root;    // the repository
+  std::filesystem::path runner;  // hpcjudge-runner
+  std::filesystem::path cache;   // cached scoring scales, per machine
+  static Paths discover();
+  std::filesystem::path problem_dir(const std::string& slug) const { return root / "problems" / slug; }
+};
+
+}  // namespace hpcjudge

@@ -1,0 +1,141 @@
+#include "process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+
+namespace hpcjudge {
+
+std::string ExitStatus::describe() const {
+  if (exited) return "exit status " + std::to_string(code);
+  const char* abbrev = sigabbrev_np(signal);
+  return "signal SIG" + std::string(abbrev ? abbrev : std::to_string(signal).c_str()) + " (" + strsignal(signal) + ")";
+}
+
+Child::Child(const SpawnOptions& opt) : limit_(opt.output_limit) {
+  int pipefd[2];
+  if (pipe2(pipefd, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+  std::vector<char*> argv;
+  for (const auto& a : opt.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_ = fork();
+  if (pid_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid_ == 0) {
+    setpgid(0, 0);
+    dup2(pipefd[1], 1);
+    dup2(pipefd[1], 2);
+    int devnull = open("/dev/null", O_RDONLY);
+    dup2(devnull, 0);
+    // Move the passed fds to where the child expects them (clears close-on-exec).
+    // First out of the way (a source may sit on another's target), then into place.
+    std::vector<std::pair<int, int>> moved;
+    for (const auto& [to, from] : opt.pass_fds) moved.push_back({to, fcntl(from, F_DUPFD_CLOEXEC, 100)});
+    for (const auto& [to, from] : moved) dup2(from, to);
+    for (const auto& [k, v] : opt.env) setenv(k.c_str(), v.c_str(), 1);
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid_, pid_);
+  close(pipefd[1]);
+  out_ = pipefd[0];
+  fcntl(out_, F_SETFL, O_NONBLOCK);
+  pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
+}
+
+Child::~Child() {
+  if (running()) {
+    kill();
+    reap();
+  }
+  if (out_ >= 0) close(out_);
+  if (pidfd_ >= 0) close(pidfd_);
+}
+
+void Child::drain() {
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(out_, buf, sizeof buf);
+    if (n <= 0) return;
+    output_total_ += n;
+    if (output_.size() < limit_) output_.append(buf, std::min<size_t>(n, limit_ - output_.size()));
+  }
+}
+
+Child::Wake Child::wait(int fd, Clock::time_point deadline) {
+  for (;;) {
+    pollfd p[3];
+    int np = 0;
+    p[np++] = {out_, POLLIN, 0};
+    const int exit_slot = pidfd_ >= 0 ? np : -1;
+    if (pidfd_ >= 0) p[np++] = {pidfd_, POLLIN, 0};
+    const int fd_slot = fd >= 0 ? np : -1;
+    if (fd >= 0) p[np++] = {fd, POLLIN, 0};
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return Wake::Timeout;
+    // Without a pidfd, wake up now and then to look for the exit.
+    const int timeout = pidfd_ >= 0 ? static_cast<int>(std::min<long long>(left, 1 << 30)) : static_cast<int>(std::min<long long>(left, 20));
+    int r = poll(p, np, timeout);
+    if (r < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "poll");
+    if (p[0].revents) drain();
+    if (fd_slot >= 0 && (p[fd_slot].revents & (POLLIN | POLLHUP))) return Wake::Readable;
+    if (exit_slot >= 0 && p[exit_slot].revents) return Wake::Exited;
+    if (pidfd_ < 0) {
+      int st;
+      if (waitpid(pid_, &st, WNOHANG) == pid_) {
+        reaped_ = true;
+        status_.exited = WIFEXITED(st);
+        status_.code = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+        status_.signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+        return Wake::Exited;
+      }
+    }
+  }
+}
+
+void Child::kill() {
+  if (pid_ > 0 && !reaped_) ::kill(-pid_, SIGKILL);
+}
+
+ExitStatus Child::reap() {
+  if (!reaped_) {
+    int st = 0;
+    while (waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
+    }
+    reaped_ = true;
+    status_.exited = WIFEXITED(st);
+    status_.code = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+    status_.signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+    // Whatever else is left in the group (a daemonised grandchild) goes too.
+    ::kill(-pid_, SIGKILL);
+  }
+  // Read what is left without blocking on a grandchild that holds the pipe open.
+  drain();
+  return status_;
+}
+
+RunResult run_command(const std::vector<std::string>& argv, double timeout_s, size_t output_limit) {
+  SpawnOptions opt;
+  opt.argv = argv;
+  opt.output_limit = output_limit;
+  Child c(opt);
+  RunResult r;
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+  if (c.wait(-1, deadline) == Child::Wake::Timeout) {
+    r.timed_out = true;
+    c.kill();
+  }
+  r.status = c.reap();
+  r.output = c.output();
+  return r;
+}
+
+}  // namespace hpcjudge

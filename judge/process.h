@@ -1,0 +1,71 @@
+// Child processes of the judge: the compiler and the runner. Each child gets
+// its own process group (so a kill takes every thread and grandchild with
+// it), its stdout and stderr merged into one pipe that the judge drains while
+// it waits (the first `output_limit` bytes are kept, the rest only counted, so
+// a child that floods its output never stalls the judge), and a pidfd so the
+// judge learns of its exit without polling.
+#pragma once
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hpcjudge {
+
+using Clock = std::chrono::steady_clock;
+
+struct ExitStatus {
+  bool exited = false;  // normal exit, with `code`
+  int code = 0;
+  int signal = 0;       // killed by this signal
+  std::string describe() const;  // "exit status 3", "signal SIGSEGV (Segmentation fault)"
+};
+
+struct SpawnOptions {
+  std::vector<std::string> argv;
+  std::vector<std::pair<int, int>> pass_fds;  // (fd in the child, fd in the judge)
+  std::vector<std::pair<std::string, std::string>> env;  // added to the judge's environment
+  size_t output_limit = 64 * 1024;
+};
+
+class Child {
+ public:
+  explicit Child(const SpawnOptions& opt);
+  ~Child();
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  enum class Wake { Readable, Exited, Timeout };
+  // Drains output until `fd` is readable (fd < 0: only waits for the exit), the
+  // child exits, or the deadline passes.
+  Wake wait(int fd, Clock::time_point deadline);
+  void kill();          // SIGKILL to the whole process group
+  ExitStatus reap();    // waits for the exit; drains what is left of the output
+  bool running() const { return pid_ > 0 && !reaped_; }
+
+  const std::string& output() const { return output_; }
+  size_t output_bytes() const { return output_total_; }  // all that was printed, kept or not
+
+ private:
+  void drain();
+  int pid_ = -1;
+  int pidfd_ = -1;
+  int out_ = -1;
+  bool reaped_ = false;
+  ExitStatus status_;
+  size_t limit_;
+  std::string output_;
+  size_t output_total_ = 0;
+};
+
+// Runs a command to completion (or kills it at the deadline) and returns its
+// status and output: for the compiler and other tools.
+struct RunResult {
+  ExitStatus status;
+  bool timed_out = false;
+  std::string output;
+};
+RunResult run_command(const std::vector<std::string>& argv, double timeout_s, size_t output_limit = 256 * 1024);
+
+}  // namespace hpcjudge

@@ -1,0 +1,64 @@
+// The result of grading one file, and its JSON form (schema_version 1).
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/timing.h"
+#include "machine.h"
+#include "verdict.h"
+
+namespace hpcjudge {
+
+inline constexpr int kSchemaVersion = 1;
+
+struct TestResult {
+  std::string name;
+  std::string sizes;  // "M=7 N=13 K=11"
+  Verdict verdict = Verdict::AC;
+  double seconds = 0;  // the solve() call, as the runner measured it
+  std::string message;
+  double max_abs_err = 0, max_rel_err = 0;
+};
+
+struct BenchResult {
+  std::string name;
+  std::string sizes;
+  Verdict verdict = Verdict::AC;
+  std::string message;
+  Stats stats;           // over the timed runs (warm-up excluded), seconds
+  std::string stop;      // why the loop stopped: converged, budget, max runs
+  double bytes = 0, flops = 0;
+  double gbps() const { return stats.median > 0 ? bytes / stats.median / 1e9 : 0; }
+  double gflops() const { return stats.median > 0 ? flops / stats.median / 1e9 : 0; }
+  // Filled by scoring: the reference solutions' medians on this machine.
+  std::optional<double> baseline_s, fast_s;
+};
+
+struct Score {
+  double correctness = 0, performance = 0, max = 0;
+  std::optional<double> fraction;  // the performance fraction s in [0, 1], when measured
+  std::string note;                // why performance points are missing, if they are
+  double total() const { return correctness + performance; }
+};
+
+struct Report {
+  std::string problem;
+  std::string file;
+  uint64_t seed = 0;
+  Verdict verdict = Verdict::AC;
+  std::string message;  // the cause of a non-AC verdict, one line
+  bool compiled = false;
+  std::string compile_command, compile_log;
+  double compile_seconds = 0;
+  std::vector<TestResult> tests;
+  std::vector<BenchResult> bench;
+  Score score;
+  MachineInfo machine;
+  std::string output;  // what the submission printed (first 64 KiB)
+  size_t output_bytes = 0;
+  nlohmann::json to_json() const;
+};
+
+}  // namespace hpcjudge

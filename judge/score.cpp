@@ -1,0 +1,120 @@
+#include "score.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "harness/generators.h"
+
+namespace hpcjudge {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kScaleVersion = 1;
+
+fs::path cache_file(const Problem& p, const Paths& paths, const MachineInfo& m) {
+  const std::string key = m.fingerprint();
+  const uint64_t h = gen::fnv1a(std::as_bytes(std::span(key.data(), key.size())));
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return paths.cache / ("scale-" + p.info().slug + "-" + hex + ".json");
+}
+
+// The reference solution file for a role, whatever its extension.
+fs::path solution_file(const Problem& p, const Paths& paths, const std::string& role) {
+  return paths.root / "reference" / "solutions" / p.info().slug / (role + "." + p.info().source_ext);
+}
+
+}  // namespace
+
+Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
+                            Listener& listener) {
+  const fs::path file = cache_file(p, paths, m);
+  {
+    std::ifstream in(file);
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_discarded() && j.value("version", 0) == kScaleVersion && j.value("fingerprint", "") == m.fingerprint()) {
+      Scale s;
+      for (const auto& c : j["cases"]) s.cases.push_back({c["name"], c["baseline_s"], c["fast_s"]});
+      return s;
+    }
+  }
+  Scale s;
+  GradeOptions ref = opt;
+  ref.bench = true;
+  ref.score = false;
+  Listener quiet;
+  Report rep[2];
+  const char* roles[2] = {"baseline", "fast"};
+  for (int k = 0; k < 2; ++k) {
+    const fs::path src = solution_file(p, paths, roles[k]);
+    if (!fs::exists(src)) return {{}, "no " + src.string()};
+    listener.note(std::string("timing the ") + roles[k] + " reference solution on this machine (once; cached)");
+    rep[k] = grade(p, src, ref, paths, quiet);
+    if (rep[k].verdict != Verdict::AC)
+      return {{}, std::string("the ") + roles[k] + " reference solution got " + verdict_name(rep[k].verdict) + ": " +
+                      rep[k].message};
+  }
+  nlohmann::json j = {{"version", kScaleVersion}, {"fingerprint", m.fingerprint()}, {"cases", nlohmann::json::array()}};
+  for (size_t i = 0; i < rep[0].bench.size() && i < rep[1].bench.size(); ++i) {
+    s.cases.push_back({rep[0].bench[i].name, rep[0].bench[i].stats.median, rep[1].bench[i].stats.median});
+    j["cases"].push_back({{"name", s.cases.back().name},
+                          {"baseline_s", s.cases.back().baseline_s},
+                          {"fast_s", s.cases.back().fast_s}});
+  }
+  std::error_code ec;
+  fs::create_directories(paths.cache, ec);
+  std::ofstream(file) << j.dump(2) << "\n";
+  return s;
+}
+
+std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale) {
+  double num = 0, den = 0;
+  int used = 0;
+  for (const auto& b : bench) {
+    auto it = std::find_if(scale.cases.begin(), scale.cases.end(), [&](const CaseScale& c) { return c.name == b.name; });
+    if (it == scale.cases.end() || b.stats.median <= 0 || it->fast_s <= 0) continue;
+    num += std::log(it->baseline_s / b.stats.median);
+    den += std::log(it->baseline_s / it->fast_s);
+    ++used;
+  }
+  if (used == 0) return std::nullopt;
+  // A fast reference no faster than the baseline here: full marks for matching it.
+  if (den <= 0) return num >= den ? 1.0 : 0.0;
+  return std::clamp(num / den, 0.0, 1.0);
+}
+
+void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt, Report& r, Listener& listener) {
+  const Points& pts = p.info().points;
+  r.score.max = pts.total();
+  if (r.verdict != Verdict::AC) {
+    r.score.note = std::string("no points without AC (") + verdict_name(r.verdict) + ")";
+    return;
+  }
+  r.score.correctness = pts.correctness;
+  if (!opt.bench) {
+    r.score.note = "performance not measured (--no-bench)";
+    return;
+  }
+  const Scale scale = load_or_measure_scale(p, paths, opt, r.machine, listener);
+  if (!scale.error.empty()) {
+    r.score.note = "no performance scale on this machine: " + scale.error;
+    return;
+  }
+  for (auto& b : r.bench)
+    for (const auto& c : scale.cases)
+      if (c.name == b.name) {
+        b.baseline_s = c.baseline_s;
+        b.fast_s = c.fast_s;
+      }
+  r.score.fraction = performance_fraction(r.bench, scale);
+  if (!r.score.fraction) {
+    r.score.note = "no performance case was timed";
+    return;
+  }
+  r.score.performance = pts.performance * *r.score.fraction;
+}
+
+}  // namespace hpcjudge

@@ -1,0 +1,39 @@
+// The score. A problem's correctness points come only with AC on every
+// functional test. Its performance points scale between the problem's
+// baseline solution (0 points) and its fast reference solution (all points),
+// both timed on this machine and cached per machine fingerprint:
+//
+//   s = clamp( sum_c ln(t_base,c / t_c) / sum_c ln(t_base,c / t_fast,c), 0, 1 )
+//
+// over the performance cases c (medians): the geometric mean of the speed-ups
+// on a log scale, so a score means the same on any machine.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grade.h"
+
+namespace hpcjudge {
+
+struct CaseScale {
+  std::string name;
+  double baseline_s = 0, fast_s = 0;
+};
+
+struct Scale {
+  std::vector<CaseScale> cases;
+  std::string error;  // why there is no scale (a reference solution not AC, ...)
+};
+
+// reference/solutions/<slug>/{baseline,fast}.<ext>, timed once per machine.
+Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
+                            Listener& listener);
+
+// The performance fraction from the submission's and the scale's medians.
+std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale);
+
+// Fills r.score (and each bench row's reference times).
+void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt, Report& r, Listener& listener);
+
+}  // namespace hpcjudge

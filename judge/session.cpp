@@ -1,0 +1,93 @@
+#include "session.h"
+
+#include <unistd.h>
+
+#include "harness/channel.h"
+
+namespace hpcjudge {
+
+Session::Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads) {
+  int fds[2];
+  make_channel(fds);
+  channel_ = fds[0];
+  SpawnOptions opt;
+  opt.argv = {paths.runner.string(), "--problem", problem.info().slug, "--library", library.string(),
+              "--channel", "3", "--arena", "4"};
+  opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
+  opt.env = {{"OMP_NUM_THREADS", std::to_string(threads)}};
+  child_ = std::make_unique<Child>(opt);
+  close(fds[1]);
+  alive_ = true;
+}
+
+Session::~Session() {
+  finish();
+  close(channel_);
+}
+
+void Session::finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (alive_) {
+    try {
+      send_message(channel_, {{"op", "exit"}});
+    } catch (...) {
+    }
+    child_->wait(-1, Clock::now() + std::chrono::seconds(2));
+    child_->kill();
+    alive_ = false;
+  }
+  child_->reap();
+}
+
+CallOutcome Session::wait_reply(double timeout_s, const char* during) {
+  CallOutcome o;
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+  const Child::Wake w = child_->wait(channel_, deadline);
+  if (w == Child::Wake::Timeout) {
+    child_->kill();
+    child_->reap();
+    alive_ = false;
+    o.status = CallOutcome::TimedOut;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s did not return within %.3g s", during, timeout_s);
+    o.message = buf;
+    return o;
+  }
+  std::optional<nlohmann::json> reply;
+  if (w == Child::Wake::Readable) reply = receive_message(channel_);
+  if (!reply) {
+    const ExitStatus st = child_->reap();
+    alive_ = false;
+    o.status = CallOutcome::Crashed;
+    o.message = std::string("the process ended with ") + st.describe() + " during " + during;
+    return o;
+  }
+  if (reply->contains("error")) {
+    o.status = CallOutcome::Error;
+    o.message = (*reply)["error"].get<std::string>();
+    return o;
+  }
+  o.seconds = reply->value("seconds", 0.0);
+  o.ret = reply->value("ret", int64_t{0});
+  return o;
+}
+
+CallOutcome Session::start(double timeout_s) { return wait_reply(timeout_s, "loading"); }
+
+CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s) {
+  nlohmann::json args = nlohmann::json::array();
+  for (const Arg& a : sig.args) {
+    if (a.buffer >= 0) args.push_back({{"offset", layout.offset[a.buffer]}});
+    else args.push_back({{"value", a.scalar}});
+  }
+  try {
+    send_message(channel_, {{"op", "call"}, {"arena_bytes", layout.total}, {"args", args}, {"flush", flush}});
+  } catch (const std::exception&) {
+    // The child is gone; wait_reply reports how it ended.
+  }
+  return wait_reply(timeout_s, "solve()");
+}
+
+}  // namespace hpcjudge

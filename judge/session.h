@@ -1,0 +1,48 @@
+// One runner child for one submission: started once, then asked to call
+// solve() on buffers the judge has laid out in the shared arena. A call ends
+// in a reply, a crash (RE naming the signal), or the wall-clock limit (the
+// child's process group is killed: TLE).
+#pragma once
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "harness/arena.h"
+#include "harness/problem.h"
+#include "paths.h"
+#include "process.h"
+
+namespace hpcjudge {
+
+struct CallOutcome {
+  enum Status { Ok, Error, Crashed, TimedOut } status = Ok;
+  double seconds = 0;  // the call, as the runner timed it
+  int64_t ret = 0;     // solve()'s return value, for problems whose solve returns one
+  std::string message;
+};
+
+class Session {
+ public:
+  Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads);
+  ~Session();
+  // Waits for the child to load the submission.
+  CallOutcome start(double timeout_s);
+  CallOutcome call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s);
+  // Asks the child to exit (kills it after 2 s) and collects the rest of its output.
+  void finish();
+  SharedArena& arena() { return arena_; }
+  // The submission's output so far, and how much it printed in all.
+  const std::string& output() const { return child_->output(); }
+  size_t output_bytes() const { return child_->output_bytes(); }
+  bool alive() const { return alive_; }
+
+ private:
+  CallOutcome wait_reply(double timeout_s, const char* during);
+  SharedArena arena_;
+  int channel_ = -1;
+  std::unique_ptr<Child> child_;
+  bool alive_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace hpcjudge

@@ -1,0 +1,133 @@
+// The allclose checker: tolerance edges, the NaN/Inf rules, the report of the
+// first mismatches; and the arena's guard zones.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "harness/arena.h"
+#include "harness/checker.h"
+
+using namespace hpcjudge;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+TEST_CASE("element_close at the tolerance edges") {
+  const Tolerance tol{.atol = 1e-3, .rtol = 1e-2};
+  CHECK(element_close(1.0 + 1e-3 + 1e-2 - 1e-12, 1.0, tol));
+  CHECK_FALSE(element_close(1.0 + 1e-3 + 1e-2 + 1e-9, 1.0, tol));
+  CHECK(element_close(-1e-3, 0.0, tol));
+  CHECK_FALSE(element_close(-1.001e-3, 0.0, tol));
+  CHECK(element_close(5.0, 5.0, {0, 0}));
+  CHECK_FALSE(element_close(std::nextafter(5.0, 6.0), 5.0, {0, 0}));
+}
+
+TEST_CASE("NaN and infinities must match exactly") {
+  const Tolerance loose{.atol = 1e30, .rtol = 1e30};
+  CHECK(element_close(kNaN, kNaN, loose));
+  CHECK_FALSE(element_close(kNaN, 1.0, loose));
+  CHECK_FALSE(element_close(1.0, kNaN, loose));
+  CHECK(element_close(kInf, kInf, loose));
+  CHECK(element_close(-kInf, -kInf, loose));
+  CHECK_FALSE(element_close(kInf, -kInf, loose));
+  CHECK_FALSE(element_close(1e300, kInf, loose));
+  CHECK_FALSE(element_close(kInf, 1e300, loose));
+  CHECK_FALSE(element_close(kNaN, kInf, loose));
+}
+
+TEST_CASE("check_close reports the first mismatches and the largest errors") {
+  std::vector<float> got = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  std::vector<double> exp(got.begin(), got.end());
+  got[2] = std::numeric_limits<float>::quiet_NaN();
+  got[7] = 8.5f;
+  got[9] = 10.25f;
+  const CheckResult r = check_close(got, exp, {.atol = 0.1, .rtol = 0});
+  CHECK(r.mismatches == 3);
+  REQUIRE(r.first.size() == 3);
+  CHECK(r.first[0].index == 2);
+  CHECK(std::isnan(r.first[0].got));
+  CHECK(r.first[1].index == 7);
+  CHECK(r.max_abs_err == 0.5);
+  CHECK(r.max_abs_index == 7);
+  const std::string d = describe(r, "C", 5);
+  CHECK_THAT(d, ContainsSubstring("3 of 10 elements of C wrong"));
+  CHECK_THAT(d, ContainsSubstring("C[0,2] expected 3, got nan"));
+  CHECK_THAT(d, ContainsSubstring("C[1,2] expected 8, got 8.5"));
+  CHECK_THAT(d, ContainsSubstring("max abs err 0.5 at C[1,2]"));
+}
+
+TEST_CASE("check_close keeps only the first few mismatches but counts all") {
+  std::vector<float> got(100, 0.0f);
+  std::vector<double> exp(100, 1.0);
+  const CheckResult r = check_close(got, exp, {.atol = 0.5, .rtol = 0}, 5);
+  CHECK(r.mismatches == 100);
+  CHECK(r.first.size() == 5);
+  CHECK_FALSE(r.ok());
+}
+
+TEST_CASE("check_exact compares integers exactly") {
+  std::vector<uint32_t> a = {1, 2, 3}, b = {1, 2, 4};
+  CHECK(check_exact<uint32_t>(a, a).ok());
+  const auto r = check_exact<uint32_t>(b, a);
+  CHECK(r.mismatches == 1);
+  CHECK(r.first[0].index == 2);
+}
+
+TEST_CASE("arena layout: page-aligned buffers with guard zones around each") {
+  std::vector<BufferSpec> specs = {{"A", DType::F32, Role::In, 7}, {"C", DType::F32, Role::Out, 5000}};
+  const ArenaLayout l = ArenaLayout::plan(specs);
+  REQUIRE(l.offset.size() == 2);
+  CHECK(l.offset[0] % 4096 == 0);
+  CHECK(l.offset[0] >= kGuardBytes);
+  CHECK(l.offset[1] % 4096 == 0);
+  CHECK(l.offset[1] >= l.offset[0] + 28 + kGuardBytes);
+  CHECK(l.total >= l.offset[1] + 20000 + kGuardBytes);
+}
+
+TEST_CASE("guard zones catch writes just outside a buffer and name it") {
+  std::vector<BufferSpec> specs = {{"input", DType::F32, Role::In, 10}, {"output", DType::F32, Role::Out, 10}};
+  const ArenaLayout l = ArenaLayout::plan(specs);
+  SharedArena arena;
+  arena.reserve(l.total);
+  fill_guards(arena.base(), l);
+  CHECK_FALSE(check_guards(arena.base(), l).has_value());
+  // Writing inside a buffer is fine.
+  arena.base()[l.offset[1] + 39] = std::byte{0};
+  CHECK_FALSE(check_guards(arena.base(), l).has_value());
+
+  SECTION("one element past the end") {
+    reinterpret_cast<float*>(arena.base() + l.offset[1])[10] = 1.0f;
+    auto v = check_guards(arena.base(), l);
+    REQUIRE(v);
+    CHECK(v->buffer == 1);
+    CHECK_FALSE(v->before);
+    CHECK_THAT(v->describe(specs), ContainsSubstring("past the end of output: output[10]"));
+  }
+  SECTION("1 KiB past the end") {
+    arena.base()[l.offset[1] + 40 + 1024] = std::byte{1};
+    auto v = check_guards(arena.base(), l);
+    REQUIRE(v);
+    CHECK(v->distance == 1024);
+    CHECK_THAT(v->describe(specs), ContainsSubstring("output[266]"));
+  }
+  SECTION("just before the start") {
+    arena.base()[l.offset[1] - 1] = std::byte{0};
+    auto v = check_guards(arena.base(), l);
+    REQUIRE(v);
+    CHECK(v->buffer == 1);
+    CHECK(v->before);
+    CHECK_THAT(v->describe(specs), ContainsSubstring("before the start of output"));
+  }
+}
+
+TEST_CASE("sentinels: NaN for floats") {
+  BufferSpec s{"out", DType::F32, Role::Out, 3};
+  std::vector<float> v(3, 0.0f);
+  fill_sentinel({&s, reinterpret_cast<std::byte*>(v.data())});
+  for (float x : v) CHECK(std::isnan(x));
+}

@@ -1,0 +1,151 @@
+// Every registered problem, through its own description: the sizes DESIGN.md
+// asks for are tested, an all-zero output fails every test, and each
+// tolerance admits what it must and rejects what it must.
+#include <catch2/catch_test_macros.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <vector>
+
+#include "harness/generators.h"
+#include "harness/problem.h"
+#include "reference/matmul.h"
+#include "reference/softmax.h"
+
+using namespace hpcjudge;
+
+namespace {
+
+// The buffers of one case in plain host memory.
+struct HostCase {
+  Signature sig;
+  std::vector<std::vector<std::byte>> storage;
+  std::vector<BufferView> views;
+  HostCase(const Problem& p, const Case& c) : sig(p.signature(c)) {
+    for (const auto& b : sig.buffers) storage.emplace_back(b.bytes());
+    for (size_t i = 0; i < sig.buffers.size(); ++i) views.push_back({&sig.buffers[i], storage[i].data()});
+  }
+  Buffers buffers() const { return Buffers(views); }
+};
+
+// Rounds a float to TF32 (10 explicit mantissa bits), to nearest even.
+float to_tf32(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  u += 0xFFFu + ((u >> 13) & 1u);
+  u &= ~0x1FFFu;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("the registry holds the CPU problems") {
+  REQUIRE(Registry::find("softmax-cpu"));
+  REQUIRE(Registry::find("matmul-cpu"));
+  CHECK(Registry::find("no-such-problem") == nullptr);
+}
+
+TEST_CASE("every problem's description is complete") {
+  for (const Problem* p : Registry::all()) {
+    INFO(p->info().slug);
+    CHECK_FALSE(p->info().title.empty());
+    CHECK_FALSE(p->info().tolerance_why.empty());
+    CHECK(p->info().points.total() > 0);
+    CHECK_FALSE(p->tests().empty());
+    CHECK_FALSE(p->benchmarks().empty());
+    std::set<std::string> names;
+    for (const Case& c : p->tests()) CHECK(names.insert(c.name).second);
+    for (const Case& c : p->benchmarks()) {
+      CHECK(names.insert(c.name).second);
+      const Model m = p->model(c);
+      CHECK((m.bytes > 0 || m.flops > 0));
+    }
+  }
+}
+
+TEST_CASE("an all-zero output fails every test of every problem") {
+  for (const Problem* p : Registry::all()) {
+    for (const Case& c : p->tests()) {
+      INFO(p->info().slug << " " << c.name);
+      HostCase h(*p, c);
+      p->generate(c, 42, 0, h.buffers());
+      const Expected e = p->reference(c, h.buffers());
+      std::vector<float> zeros(e[0].size(), 0.0f);
+      CHECK_FALSE(check_close(zeros, e[0], p->tolerance(c)).ok());
+    }
+  }
+}
+
+TEST_CASE("softmax-cpu tests the sizes and inputs DESIGN.md lists") {
+  std::set<int64_t> sizes;
+  std::set<std::string> gens;
+  for (const Case& c : Registry::find("softmax-cpu")->tests()) sizes.insert(c["N"]), gens.insert(c.gen);
+  for (int64_t n : {1, 2, 3, 4, 5, 7, 31, 32, 33, 1000, 65537, 1 << 20, 1000003}) CHECK(sizes.count(n));
+  for (const char* g : {"equal", "large", "negative", "spike", "wide"}) CHECK(gens.count(g));
+}
+
+TEST_CASE("softmax tolerance: careful float passes and the classic bugs fail") {
+  const Problem& p = *Registry::find("softmax-cpu");
+  for (const Case& c : p.tests()) {
+    INFO(c.name);
+    HostCase h(p, c);
+    p.generate(c, 42, 0, h.buffers());
+    const Expected e = p.reference(c, h.buffers());
+    const auto x = h.buffers().f32("input");
+    const size_t n = x.size();
+    float m = x[0];
+    for (float v : x) m = std::max(m, v);
+    // All in float, summed in float blocks of 1024: a careful FP32 solution.
+    float s = 0;
+    for (size_t b = 0; b < n; b += 1024) {
+      float part = 0;
+      for (size_t i = b; i < std::min(n, b + 1024); ++i) part += std::exp(x[i] - m);
+      s += part;
+    }
+    std::vector<float> y(n);
+    for (size_t i = 0; i < n; ++i) y[i] = std::exp(x[i] - m) / s;
+    CHECK(check_close(y, e[0], p.tolerance(c)).ok());
+    // One float accumulator over all N terms drifts (small terms rounded away).
+    if (n >= (1u << 20)) {
+      float t = 0;
+      for (float v : x) t += std::exp(v - m);
+      for (size_t i = 0; i < n; ++i) y[i] = std::exp(x[i] - m) / t;
+      CHECK_FALSE(check_close(y, e[0], p.tolerance(c)).ok());
+    }
+    // Without the max subtraction: inf/inf or 0/0.
+    if (c.gen == "large" || c.gen == "negative" || c.gen == "equal-large") {
+      float t = 0;
+      for (float v : x) t += std::exp(v);
+      for (size_t i = 0; i < n; ++i) y[i] = std::exp(x[i]) / t;
+      CHECK_FALSE(check_close(y, e[0], p.tolerance(c)).ok());
+    }
+  }
+}
+
+TEST_CASE("matmul tolerance admits FP32 in any order and rejects TF32 inputs") {
+  const Problem& p = *Registry::find("matmul-cpu");
+  for (int n : {1, 3, 64, 2048, 8192}) {
+    INFO("inner dimension N = " << n);
+    const int m = 24, k = 24;
+    const Case c{"t", {{"M", m}, {"N", n}, {"K", k}}};
+    HostCase h(p, c);
+    p.generate(c, 42, 0, h.buffers());
+    const Expected e = p.reference(c, h.buffers());
+    const auto A = h.buffers().f32("A"), B = h.buffers().f32("B");
+    std::vector<float> seq(m * k), rev(m * k), tf32(m * k);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < k; ++j) {
+        float s = 0, r = 0, t = 0;
+        for (int q = 0; q < n; ++q) s += A[i * n + q] * B[q * k + j];
+        for (int q = n - 1; q >= 0; --q) r = std::fma(A[i * n + q], B[q * k + j], r);
+        for (int q = 0; q < n; ++q) t += to_tf32(A[i * n + q]) * to_tf32(B[q * k + j]);
+        seq[i * k + j] = s, rev[i * k + j] = r, tf32[i * k + j] = t;
+      }
+    CHECK(check_close(seq, e[0], p.tolerance(c)).ok());
+    CHECK(check_close(rev, e[0], p.tolerance(c)).ok());
+    const CheckResult bad = check_close(tf32, e[0], p.tolerance(c));
+    CHECK(bad.mismatches > static_cast<size_t>(m * k / 2));
+  }
+}

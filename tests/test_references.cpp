@@ -1,0 +1,56 @@
+// The double-precision references against brute force on small sizes.
+#include <catch2/catch_test_macros.hpp>
+#include <cmath>
+#include <vector>
+
+#include "harness/generators.h"
+#include "reference/matmul.h"
+#include "reference/softmax.h"
+
+using namespace hpcjudge;
+
+TEST_CASE("softmax reference matches the textbook formula") {
+  for (int n : {1, 2, 3, 17, 1000}) {
+    std::vector<float> x(n);
+    gen::uniform(x, 11, n, -20, 20);
+    std::vector<double> y(n);
+    reference::softmax(x, y);
+    long double s = 0;
+    for (float v : x) s += std::exp(static_cast<long double>(v));
+    double total = 0;
+    for (int i = 0; i < n; ++i) {
+      const double want = static_cast<double>(std::exp(static_cast<long double>(x[i])) / s);
+      CHECK(std::abs(y[i] - want) <= 1e-14 * want + 1e-300);
+      total += y[i];
+    }
+    CHECK(std::abs(total - 1) < 1e-12);
+  }
+}
+
+TEST_CASE("softmax reference stays finite where the naive formula overflows") {
+  std::vector<float> x = {1000.0f, 999.0f, -1000.0f};
+  std::vector<double> y(3);
+  reference::softmax(x, y);
+  CHECK(std::abs(y[0] - 1 / (1 + std::exp(-1.0))) < 1e-15);
+  CHECK(std::abs(y[1] - std::exp(-1.0) / (1 + std::exp(-1.0))) < 1e-15);
+  CHECK(y[2] == 0.0);
+}
+
+TEST_CASE("matmul reference matches the triple loop with A MxN and B NxK") {
+  struct Shape {
+    int m, n, k;
+  };
+  for (Shape s : {Shape{1, 1, 1}, Shape{7, 13, 11}, Shape{33, 17, 5}, Shape{1, 64, 1}, Shape{40, 1, 30}}) {
+    std::vector<float> a(s.m * s.n), b(s.n * s.k);
+    gen::uniform(a, 5, 0, -1, 1);
+    gen::uniform(b, 5, 1, -1, 1);
+    std::vector<double> c(s.m * s.k);
+    reference::matmul(a, b, c, s.m, s.n, s.k);
+    for (int i = 0; i < s.m; ++i)
+      for (int j = 0; j < s.k; ++j) {
+        double want = 0;
+        for (int p = 0; p < s.n; ++p) want += double(a[i * s.n + p]) * b[p * s.k + j];
+        CHECK(std::abs(c[i * s.k + j] - want) < 1e-12);
+      }
+  }
+}
