@@ -28,9 +28,13 @@ size_t last_level_cache_bytes() {
   return best;
 }
 
-CacheFlusher::CacheFlusher() : buf_(std::max<size_t>(2 * last_level_cache_bytes(), size_t{64} << 20)) {}
+CacheFlusher::CacheFlusher() = default;
 
 void CacheFlusher::flush() {
+  // Allocated on first use. Virtual machines may report absurd cache sizes
+  // (one here claims a 508 MiB L3), so the buffer is capped at 256 MiB.
+  if (buf_.empty())
+    buf_.resize(std::clamp<size_t>(2 * last_level_cache_bytes(), size_t{64} << 20, size_t{256} << 20));
   std::memset(buf_.data(), ++round_, buf_.size());
   volatile unsigned char sink = 0;
   for (size_t i = 0; i < buf_.size(); i += 64) sink = sink + buf_[i];

@@ -1,5 +1,6 @@
 // Evicts the CPU caches before a timed call, by writing and reading a buffer
-// twice the size of the last-level cache (at least 64 MiB).
+// twice the size of the last-level cache (at least 64 MiB, at most 256 MiB),
+// allocated on the first flush.
 #pragma once
 #include <cstddef>
 #include <vector>

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "harness/generators.h"
 
 namespace hpcjudge {
@@ -66,7 +68,10 @@ Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOpt
   }
   std::error_code ec;
   fs::create_directories(paths.cache, ec);
-  std::ofstream(file) << j.dump(2) << "\n";
+  // Written aside and renamed into place: two judges timing at once never leave half a file.
+  const fs::path part = file.string() + ".part" + std::to_string(getpid());
+  std::ofstream(part) << j.dump(2) << "\n";
+  fs::rename(part, file, ec);
   return s;
 }
 

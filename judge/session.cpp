@@ -14,7 +14,9 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
   opt.argv = {paths.runner.string(), "--problem", problem.info().slug, "--library", library.string(),
               "--channel", "3", "--arena", "4"};
   opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
-  opt.env = {{"OMP_NUM_THREADS", std::to_string(threads)}};
+  // The runner links the problem descriptions, and with them OpenBLAS: keep its
+  // thread pool out of the submission's process.
+  opt.env = {{"OMP_NUM_THREADS", std::to_string(threads)}, {"OPENBLAS_NUM_THREADS", "1"}};
   child_ = std::make_unique<Child>(opt);
   close(fds[1]);
   alive_ = true;

@@ -35,7 +35,7 @@ class SoftmaxCpu final : public ProblemOf<decltype(solve)> {
     t.push_back({"pow2-1048576", {{"N", 1 << 20}}});
     t.push_back({"prime-1000003", {{"N", 1000003}}});
     t.push_back({"all-equal", {{"N", 1000}}, "equal"});
-    t.push_back({"all-equal-1000", {{"N", 4097}}, "equal-large"});
+    t.push_back({"all-equal-large", {{"N", 4097}}, "equal-large"});
     t.push_back({"large-80-100", {{"N", 4099}}, "large"});
     t.push_back({"negative-1000-900", {{"N", 4101}}, "negative"});
     t.push_back({"one-spike", {{"N", 10007}}, "spike"});

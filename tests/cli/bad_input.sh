@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Bad command lines and bad files: each must give one line on stderr and exit
+# status 2, never a crash, a stack trace or a report.
+#   bad_input.sh JUDGE
+set -u
+judge=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+
+expect_usage_error() {  # NAME PATTERN ARGS...
+  local name=$1 pattern=$2
+  shift 2
+  "$judge" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$? lines
+  lines=$(wc -l <"$tmp/err")
+  if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -q -- "$pattern" "$tmp/err" || [ -s "$tmp/out" ]; then
+    echo "FAIL $name: exit $rc, $lines stderr line(s):"; cat "$tmp/err" "$tmp/out"
+    fails=$((fails + 1))
+  else
+    echo "ok   $name: $(cat "$tmp/err")"
+    passes=$((passes + 1))
+  fi
+}
+
+good=$(dirname "$0")/../submissions/softmax-cpu/AC/serial.cpp
+: >"$tmp/empty.cpp"
+mkdir "$tmp/dir.cpp"
+cp "$good" "$tmp/unreadable.cpp" && chmod 000 "$tmp/unreadable.cpp"
+cp "$good" "$tmp/solution.cu"
+
+expect_usage_error "unknown slug"          "did you mean 'softmax-cpu'"   sofmax-cpu "$good"
+expect_usage_error "unknown slug, far off" "unknown problem 'zzz'"        zzz
+expect_usage_error "missing file"          "no such file"                 softmax-cpu "$tmp/missing.cpp"
+expect_usage_error "directory as file"     "is a directory"               softmax-cpu "$tmp/dir.cpp"
+expect_usage_error "empty file"            "is empty"                     softmax-cpu "$tmp/empty.cpp"
+expect_usage_error "wrong language"        "takes a C++ file"             softmax-cpu "$tmp/solution.cu"
+expect_usage_error "unwritable --json"     "cannot write the report"      softmax-cpu "$good" --json /nonexistent-dir/r.json
+expect_usage_error "unknown option"        "--frobnicate"                 softmax-cpu "$good" --frobnicate
+expect_usage_error "bad seed"              "seed"                         softmax-cpu "$good" --seed banana
+expect_usage_error "no slug"               "slug"
+if [ "$(id -u)" != 0 ]; then  # root reads any file
+  expect_usage_error "unreadable file"     "cannot be read"               softmax-cpu "$tmp/unreadable.cpp"
+fi
+
+# Help is not an error.
+if "$judge" --help >"$tmp/out" 2>&1 && grep -q "judge list" "$tmp/out"; then
+  echo "ok   --help"; passes=$((passes + 1))
+else
+  echo "FAIL --help"; fails=$((fails + 1))
+fi
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]
