@@ -106,6 +106,9 @@ struct ProblemInfo {
   double bench_time_limit_s = 60;  // wall clock per solve() call on a performance case
   TimingPolicy timing;
   std::string tolerance_why;  // the error bound behind tolerance()
+  // Run compute-sanitizer's racecheck and synccheck on the small tests
+  // whenever it is installed (a reported hazard is RE).
+  bool race_check = false;
 };
 
 class Problem {

@@ -1,10 +1,12 @@
 // hpcjudge-runner: the child process the judge starts for one submission.
 // It loads the compiled submission, then serves "call" requests from the
-// judge over the channel: pointers into the shared arena are passed to
-// solve(), the call is timed, and the reply carries the time and the return
-// value. Checking is the judge's, in its own process.
+// judge over the channel: pointers into the shared arena (CPU problems) or
+// into its device mirror (GPU problems) are passed to solve(), the call is
+// timed, and the reply carries the time and the return value. Checking is
+// the judge's, in its own process.
 //
-//   hpcjudge-runner --problem SLUG --library SO --channel FD --arena FD
+//   hpcjudge-runner --problem SLUG --library SO --channel FD --arena FD [--device N]
+//   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -15,12 +17,16 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "channel.h"
 #include "cpu_cache.h"
 #include "problem.h"
+#ifdef HPCJUDGE_HAVE_CUDA
+#include "device.h"
+#endif
 
 using namespace hpcjudge;
 using nlohmann::json;
@@ -42,16 +48,50 @@ struct Mapping {
   }
 };
 
-int serve(const Problem& problem, void* solve, int channel, Mapping& arena) {
+using Clock = std::chrono::steady_clock;
+
+struct Target {
+  const Problem* problem = nullptr;
+  void* solve = nullptr;
+  int device = 0;
+};
+
+// Serves requests until "exit" or until the judge goes away. For a GPU
+// problem each call uploads the arena, calls solve() on device pointers,
+// synchronises (so the time covers every stream's work), checks for CUDA
+// errors and downloads the arena.
+int serve(const Target& t, int channel, Mapping& arena) {
+  const bool gpu = t.problem->info().kind == Kind::GPU;
   CacheFlusher flusher;
+#ifdef HPCJUDGE_HAVE_CUDA
+  std::unique_ptr<device::DeviceArena> dev;
+  if (gpu) dev = std::make_unique<device::DeviceArena>(t.device);
+#else
+  if (gpu) throw std::runtime_error("this runner was built without CUDA");
+#endif
+  send_message(channel, {{"ready", true}});
   while (auto req = receive_message(channel)) {
     const std::string op = req->value("op", "");
     if (op == "exit") return 0;
+#ifdef HPCJUDGE_HAVE_CUDA
+    if (op == "sensors") {
+      send_message(channel, {{"sensors", gpu ? device::sensors(t.device) : json::object()}});
+      continue;
+    }
+#endif
     if (op != "call") {
       send_message(channel, {{"error", "unknown request " + op}});
       continue;
     }
-    std::byte* base = arena.ensure(req->at("arena_bytes").get<size_t>());
+    const size_t bytes = req->at("arena_bytes").get<size_t>();
+    std::byte* host = arena.ensure(bytes);
+    std::byte* base = host;
+#ifdef HPCJUDGE_HAVE_CUDA
+    if (gpu) {
+      dev->upload(host, bytes);
+      base = dev->base();
+    }
+#endif
     std::vector<ArgValue> args;
     for (const auto& a : req->at("args")) {
       ArgValue v;
@@ -61,13 +101,32 @@ int serve(const Problem& problem, void* solve, int channel, Mapping& arena) {
         v.integer = a["value"].get<int64_t>();
       args.push_back(v);
     }
-    if (req->value("flush", false)) flusher.flush();
+    const bool flush = req->value("flush", false);
+#ifdef HPCJUDGE_HAVE_CUDA
+    if (gpu) {
+      if (flush) dev->flush_l2();
+      device::synchronize();
+    }
+#endif
+    if (flush && !gpu) flusher.flush();
     json reply;
     try {
-      const auto t0 = std::chrono::steady_clock::now();
-      const int64_t ret = problem.invoke(solve, args);
-      const auto t1 = std::chrono::steady_clock::now();
-      reply = {{"ok", true}, {"seconds", std::chrono::duration<double>(t1 - t0).count()}, {"ret", ret}};
+      const auto t0 = Clock::now();
+      const int64_t ret = t.problem->invoke(t.solve, args);
+      std::string cuda_error;
+      bool sticky = false;
+#ifdef HPCJUDGE_HAVE_CUDA
+      if (gpu) cuda_error = device::finish_call(sticky);
+#endif
+      const auto t1 = Clock::now();
+      if (!cuda_error.empty()) {
+        reply = {{"error", cuda_error + " during solve()"}, {"fatal", sticky}};
+      } else {
+#ifdef HPCJUDGE_HAVE_CUDA
+        if (gpu) dev->download(host, bytes);
+#endif
+        reply = {{"ok", true}, {"seconds", std::chrono::duration<double>(t1 - t0).count()}, {"ret", ret}};
+      }
     } catch (const std::exception& e) {
       reply = {{"error", std::string("solve() threw an exception: ") + e.what()}};
     } catch (...) {
@@ -76,6 +135,7 @@ int serve(const Problem& problem, void* solve, int channel, Mapping& arena) {
     std::fflush(stdout);
     std::fflush(stderr);
     send_message(channel, reply);
+    if (reply.value("fatal", false)) return 3;  // a sticky error ends the process, never the judge
   }
   return 0;
 }
@@ -86,20 +146,33 @@ int main(int argc, char** argv) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the judge
   std::string slug, library;
   int channel = -1;
+  bool probe = false;
+  Target t;
   Mapping arena;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--problem") slug = v;
-    else if (k == "--library") library = v;
-    else if (k == "--channel") channel = std::stoi(v);
-    else if (k == "--arena") arena.fd = std::stoi(v);
+  for (int i = 1; i < argc; ++i) {
+    const std::string k = argv[i];
+    const std::string v = i + 1 < argc ? argv[i + 1] : "";
+    if (k == "--probe") probe = true;
+    else if (k == "--problem") slug = v, ++i;
+    else if (k == "--library") library = v, ++i;
+    else if (k == "--channel") channel = std::stoi(v), ++i;
+    else if (k == "--arena") arena.fd = std::stoi(v), ++i;
+    else if (k == "--device") t.device = std::stoi(v), ++i;
+  }
+  if (probe) {
+#ifdef HPCJUDGE_HAVE_CUDA
+    std::printf("%s\n", device::probe(t.device).dump().c_str());
+#else
+    std::printf("%s\n", json{{"devices", 0}, {"error", "the judge was built without the CUDA toolkit"}}.dump().c_str());
+#endif
+    return 0;
   }
   if (channel < 0 || arena.fd < 0) {
     std::fprintf(stderr, "hpcjudge-runner is started by the judge, not by hand\n");
     return 2;
   }
-  const Problem* problem = Registry::find(slug);
-  if (!problem) {
+  t.problem = Registry::find(slug);
+  if (!t.problem) {
     send_message(channel, {{"error", "runner: unknown problem " + slug}});
     return 2;
   }
@@ -108,14 +181,13 @@ int main(int argc, char** argv) {
     send_message(channel, {{"error", std::string("cannot load the submission: ") + dlerror()}});
     return 2;
   }
-  void* solve = dlsym(lib, "solve");
-  if (!solve) {
+  t.solve = dlsym(lib, "solve");
+  if (!t.solve) {
     send_message(channel, {{"error", "the submission defines no extern \"C\" solve()"}});
     return 2;
   }
-  send_message(channel, {{"ready", true}});
   try {
-    return serve(*problem, solve, channel, arena);
+    return serve(t, channel, arena);
   } catch (const std::exception& e) {
     send_message(channel, {{"error", std::string("runner: ") + e.what()}});
     return 2;

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <regex>
 
+#include "gpu.h"
 #include "process.h"
 
 namespace hpcjudge {
@@ -11,8 +12,13 @@ namespace hpcjudge {
 namespace fs = std::filesystem;
 
 std::vector<std::string> compile_command(const Problem& p, const Paths& paths, const fs::path& src,
-                                         const fs::path& out) {
+                                         const fs::path& out, const std::string& arch) {
   const fs::path header = fs::absolute(paths.problem_dir(p.info().slug) / "solve.h");
+  if (p.info().source_ext == "cu")
+    // The shared CUDA runtime: the runner's own, so its cudaGetLastError sees the submission's launches.
+    return {nvcc_path(), "-std=c++20", "-O3", "-arch=" + arch, "-cudart", "shared", "-Xcompiler", "-fPIC",
+            "-shared", "-DHPCJUDGE_SUBMISSION", "-include", header.string(), fs::absolute(src).string(),
+            "-Xlinker", "-z,defs", "-o", out.string()};
   return {"g++",     "-std=c++20", "-O3",        "-march=native",     "-fopenmp", "-fPIC",
           "-shared", "-DHPCJUDGE_SUBMISSION",    "-include",          header.string(),
           fs::absolute(src).string(), "-Wl,-z,defs", "-o",            out.string()};
@@ -22,7 +28,7 @@ std::string expected_signature(const Problem& p, const Paths& paths) {
   std::ifstream f(paths.problem_dir(p.info().slug) / "solve.h");
   std::string line, sig;
   while (std::getline(f, line))
-    if (line.rfind("extern \"C\"", 0) == 0) sig += (sig.empty() ? "" : "\n") + line;
+    if (line.rfind("extern \"C\"", 0) == 0) sig += (sig.empty() ? "" : " ") + line;
   return sig;
 }
 
@@ -37,9 +43,10 @@ std::string first_error(const std::string& log) {
 }
 }  // namespace
 
-CompileResult compile_submission(const Problem& p, const Paths& paths, const fs::path& src, const fs::path& out) {
+CompileResult compile_submission(const Problem& p, const Paths& paths, const fs::path& src, const fs::path& out,
+                                 const std::string& arch) {
   CompileResult r;
-  const auto argv = compile_command(p, paths, src, out);
+  const auto argv = compile_command(p, paths, src, out, arch);
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
   const auto t0 = std::chrono::steady_clock::now();
   const RunResult run = run_command(argv, 120);
@@ -51,7 +58,8 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const fs:
   if (run.timed_out) {
     r.message = "compilation took longer than 120 s";
   } else if (std::regex_search(r.log, std::regex("conflicting declaration|ambiguating new declaration|"
-                                                  "new declaration .*solve|declaration of C function"))) {
+                                                  "new declaration .*solve|declaration of C function|"
+                                                  "declaration is incompatible|overloaded function \"solve\""))) {
     r.message = "solve() does not match the expected signature: " + sig;
   } else if (r.log.find("undefined reference to `solve'") != std::string::npos) {
     r.message = "no extern \"C\" solve() is defined; expected: " + sig;

@@ -18,11 +18,12 @@ struct CompileResult {
   std::string message;  // one line for the verdict: the cause, in the judge's words
 };
 
+// arch: the GPU's "sm_XY" for CUDA problems (ignored for C++).
 std::vector<std::string> compile_command(const Problem& p, const Paths& paths, const std::filesystem::path& src,
-                                         const std::filesystem::path& out);
+                                         const std::filesystem::path& out, const std::string& arch);
 
 CompileResult compile_submission(const Problem& p, const Paths& paths, const std::filesystem::path& src,
-                                 const std::filesystem::path& out);
+                                 const std::filesystem::path& out, const std::string& arch);
 
 // The declarations of problems/<slug>/solve.h, one per line, as a student must write them.
 std::string expected_signature(const Problem& p, const Paths& paths);

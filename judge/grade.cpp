@@ -4,7 +4,10 @@
 #include <cstring>
 #include <optional>
 
+#include <sstream>
+
 #include "compile.h"
+#include "gpu.h"
 #include "score.h"
 #include "session.h"
 
@@ -139,7 +142,81 @@ void run_tests(const Problem& p, const GradeOptions& opt, Session& s, Report& r,
     r.tests.push_back(t);
     listener.test_done(t);
     if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + c.name, t.message);
-    if (!s.alive()) return;  // a crash or a kill ends the run: the rest are not run
+    // A run-time error or a kill ends the run (Kattis-style); wrong answers do not.
+    if (!s.alive() || (t.verdict != Verdict::AC && t.verdict != Verdict::WA)) return;
+  }
+}
+
+// The first report in compute-sanitizer's output: its "=========" line naming
+// the error and the line after it (where), or "" when there is none.
+std::string first_sanitizer_report(const std::string& out) {
+  std::istringstream in(out);
+  std::string line, report;
+  while (std::getline(in, line)) {
+    if (!report.empty()) {
+      if (line.rfind("=========", 0) == 0) report += " |" + line.substr(9);
+      return report;
+    }
+    if (line.rfind("=========", 0) != 0) continue;
+    const bool summary = line.find("SUMMARY") != std::string::npos;
+    if (!summary && (line.find("Error") != std::string::npos || line.find("Race") != std::string::npos ||
+                     line.find("Invalid") != std::string::npos || line.find("hazard") != std::string::npos ||
+                     line.find("Leak") != std::string::npos || line.find("leak") != std::string::npos))
+      report = line.substr(line.find_first_not_of("= "));
+  }
+  return report;
+}
+
+// Runs `tests` with the runner under compute-sanitizer's `tool`. Returns the
+// cause of an RE (a report, a crash) or "".
+std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs::path& lib, const GradeOptions& opt,
+                     const Paths& paths, int threads, const std::vector<std::string>& tool) {
+  std::vector<std::string> wrapper = {compute_sanitizer_path(), "--error-exitcode", "86", "--print-limit", "5"};
+  wrapper.insert(wrapper.end(), tool.begin(), tool.end());
+  Session s(paths, p, lib, threads, opt.device, wrapper);
+  constexpr double kSlow = 300;  // the tools slow kernels down by orders of magnitude
+  std::string failure;
+  if (auto bad = failed_call(s.start(kSlow))) failure = bad->message;
+  for (const Case& c : tests) {
+    if (!failure.empty()) break;
+    Laid l = lay_out(p, c, s.arena());
+    p.generate(c, opt.seed, 0, l.buffers());
+    prepare(l, save_inputs(l), s.arena());
+    if (auto bad = failed_call(s.call(l.sig, l.layout, false, kSlow))) failure = "test " + c.name + ": " + bad->message;
+  }
+  s.finish();
+  const std::string report = first_sanitizer_report(s.output());
+  if (!report.empty()) return report;
+  if (!failure.empty()) return failure;
+  if (s.exit_status().exited && s.exit_status().code == 86) return "compute-sanitizer reported an error";
+  return "";
+}
+
+// Functional tests small enough for the sanitizers (at most 1 MiB of buffers).
+std::vector<Case> small_tests(const Problem& p) {
+  std::vector<Case> v;
+  for (const Case& c : p.tests()) {
+    size_t bytes = 0;
+    for (const auto& b : p.signature(c).buffers) bytes += b.bytes();
+    if (bytes <= (size_t{1} << 20)) v.push_back(c);
+  }
+  return v;
+}
+
+void run_sanitizers(const Problem& p, const fs::path& lib, const GradeOptions& opt, const Paths& paths, Report& r,
+                    Listener& listener) {
+  if (p.info().race_check && !compute_sanitizer_path().empty()) {
+    for (const char* tool : {"racecheck", "synccheck"}) {
+      listener.note(std::string("compute-sanitizer ") + tool + " on the small tests...");
+      const std::string why = sanitize(p, small_tests(p), lib, opt, paths, r.machine.threads, {"--tool", tool});
+      if (!why.empty()) return set_verdict(r, Verdict::RE, "", "race: " + why + " (" + tool + ")");
+    }
+  }
+  if (opt.sanitize) {
+    listener.note("compute-sanitizer memcheck on the functional tests...");
+    const std::string why = sanitize(p, p.tests(), lib, opt, paths, r.machine.threads,
+                                     {"--tool", "memcheck", "--leak-check", "full"});
+    if (!why.empty()) set_verdict(r, Verdict::RE, "", "memcheck: " + why);
   }
 }
 
@@ -158,7 +235,9 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       expected[set] = p.reference(c, l.buffers());
     }
     const Model model = p.model(c);
-    BenchResult b{c.name, c.size_string()};
+    BenchResult b;
+    b.name = c.name;
+    b.sizes = c.size_string();
     b.bytes = model.bytes;
     b.flops = model.flops;
     TimingLoop loop(p.info().timing);
@@ -196,9 +275,23 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   r.seed = opt.seed;
   r.machine = probe_machine(opt.threads);
   r.score.max = p.info().points.total();
+  const bool gpu = p.info().kind == Kind::GPU;
+  std::string arch = "sm_90";  // without a device: compile for Hopper, to report CE all the same
+  const GpuProbe* device = nullptr;
+  if (gpu) {
+    if (nvcc_path().empty()) {
+      set_verdict(r, Verdict::SKIP, "", "the judge was built without the CUDA toolkit (no nvcc)");
+      return r;
+    }
+    device = &probe_gpu(paths, opt.device);
+    if (device->usable()) {
+      arch = device->device.value("arch", arch);
+      r.machine.gpu = device->device;
+    }
+  }
   TempDir tmp;
   const fs::path lib = tmp.path / "submission.so";
-  const CompileResult cr = compile_submission(p, paths, src, lib);
+  const CompileResult cr = compile_submission(p, paths, src, lib, arch);
   r.compiled = cr.ok;
   r.compile_command = cr.command;
   r.compile_log = cr.log;
@@ -208,14 +301,24 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     set_verdict(r, Verdict::CE, "", cr.message);
     return r;
   }
+  if (gpu && !device->usable()) {
+    set_verdict(r, Verdict::SKIP, "", "compiled; not run: no CUDA device (" + device->error + ")");
+    r.score.note = "a GPU problem: grade it on a machine with a CUDA device";
+    return r;
+  }
   {
-    Session s(paths, p, lib, r.machine.threads);
-    const CallOutcome started = s.start(30);
+    Session s(paths, p, lib, r.machine.threads, opt.device);
+    const CallOutcome started = s.start(60);
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);
     } else {
       run_tests(p, opt, s, r, listener);
-      if (r.verdict == Verdict::AC && opt.bench) run_bench(p, opt, r.machine, s, r, listener);
+      if (r.verdict == Verdict::AC && gpu) run_sanitizers(p, lib, opt, paths, r, listener);
+      if (r.verdict == Verdict::AC && opt.bench) {
+        if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
+        run_bench(p, opt, r.machine, s, r, listener);
+        if (gpu) r.machine.gpu["sensors_after_bench"] = s.sensors();
+      }
     }
     s.finish();
     r.output = s.output();

@@ -17,6 +17,8 @@ struct GradeOptions {
   bool bench = true;
   bool score = true;  // off while timing the reference solutions themselves
   int threads = 0;    // OpenMP threads; 0 = every core
+  int device = 0;     // the CUDA device
+  bool sanitize = false;  // compute-sanitizer memcheck on the functional tests
 };
 
 class Listener {

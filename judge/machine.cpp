@@ -48,12 +48,19 @@ MachineInfo probe_machine(int threads) {
 }
 
 nlohmann::json MachineInfo::to_json() const {
-  return {{"cpu_model", cpu_model}, {"cores", cores},  {"threads", threads},
-          {"os", os},               {"hostname", hostname}, {"compiler", compiler}};
+  nlohmann::json j = {{"cpu_model", cpu_model}, {"cores", cores},  {"threads", threads},
+                      {"os", os},               {"hostname", hostname}, {"compiler", compiler}};
+  if (!gpu.is_null()) j["gpu"] = gpu;
+  return j;
 }
 
 std::string MachineInfo::fingerprint() const {
-  return cpu_model + " | " + std::to_string(cores) + " cores | " + std::to_string(threads) + " threads | " + compiler;
+  std::string f = cpu_model + " | " + std::to_string(cores) + " cores | " + std::to_string(threads) + " threads | " +
+                  compiler;
+  if (gpu.is_object())
+    f += " | " + gpu.value("name", "") + " | driver " + gpu.value("driver", "") + " | CUDA " +
+         gpu.value("cuda_runtime", "");
+  return f;
 }
 
 }  // namespace hpcjudge

@@ -1,7 +1,7 @@
 // The judge command.
 //   judge list                                   problems, kind, points, runnable here
 //   judge all [--no-bench] [--seed S]            grade every problem's solution.* (make judge)
-//   judge SLUG [FILE] [--json OUT] [--seed S] [--no-bench] [--threads T]
+//   judge SLUG [FILE] [--json OUT] [--seed S] [--no-bench] [--threads T] [--device N] [--sanitize]
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
 #include <unistd.h>
@@ -13,6 +13,7 @@
 #include <iostream>
 #include <optional>
 
+#include "gpu.h"
 #include "grade.h"
 #include "human.h"
 
@@ -50,7 +51,13 @@ const Problem& find_problem(const std::string& slug) {
   throw UsageError(msg + " ('judge list' shows them all)");
 }
 
-bool can_run(const Problem& p) { return p.info().kind == Kind::CPU; }
+// "" when this machine can run the problem, else why not.
+std::string cannot_run(const Problem& p, const Paths& paths, int device) {
+  if (p.info().kind == Kind::CPU) return "";
+  if (nvcc_path().empty()) return "no CUDA toolkit";
+  const GpuProbe& g = probe_gpu(paths, device);
+  return g.usable() ? "" : "no CUDA device";
+}
 
 fs::path default_solution(const Problem& p, const Paths& paths) {
   return paths.problem_dir(p.info().slug) / ("solution." + p.info().source_ext);
@@ -85,13 +92,17 @@ void write_json(const Report& r, const fs::path& out) {
   if (!f) throw std::runtime_error("could not write " + out.string());
 }
 
-int cmd_list(const Paths&) {
-  std::printf("%-20s %-5s %-7s %-8s %s\n", "problem", "kind", "points", "runnable", "title");
+int cmd_list(const Paths& paths, int device) {
+  std::printf("%-20s %-5s %-7s %-22s %s\n", "problem", "kind", "points", "runnable here", "title");
   for (const Problem* p : Registry::all()) {
     const auto& i = p->info();
-    std::printf("%-20s %-5s %-7.0f %-8s %s\n", i.slug.c_str(), kind_name(i.kind), i.points.total(),
-                can_run(*p) ? "yes" : "no (no CUDA device)", i.title.c_str());
+    const std::string why = cannot_run(*p, paths, device);
+    std::printf("%-20s %-5s %-7.0f %-22s %s\n", i.slug.c_str(), kind_name(i.kind), i.points.total(),
+                why.empty() ? "yes" : ("no (" + why + ")").c_str(), i.title.c_str());
   }
+  if (const GpuProbe& g = probe_gpu(paths, device); g.usable())
+    std::printf("GPU %d: %s, %d SMs, driver %s\n", device, g.device.value("name", "").c_str(),
+                g.device.value("sm_count", 0), g.device.value("driver", "").c_str());
   return 0;
 }
 
@@ -99,7 +110,6 @@ int cmd_all(const Paths& paths, GradeOptions opt) {
   const Style style = Style::detect(stdout);
   int bad = 0;
   for (const Problem* p : Registry::all()) {
-    if (!can_run(*p)) continue;
     Listener quiet;
     if (style.tty) std::printf("grading %s...", p->info().slug.c_str()), std::fflush(stdout);
     const Report r = grade(*p, default_solution(*p, paths), opt, paths, quiet);
@@ -129,6 +139,13 @@ void add_grading_options(CLI::App& app, GradeOptions& opt, bool& no_bench) {
   app.add_flag("--no-bench", no_bench, "skip the performance cases (correctness points only)");
   app.add_option("--threads", opt.threads, "OpenMP threads for the submission (default: every core)")
       ->check(CLI::Range(1, 4096));
+  app.add_option("--device", opt.device, "the CUDA device for GPU problems (default 0)")->check(CLI::Range(0, 1024));
+  app.add_flag("--sanitize", opt.sanitize, "run compute-sanitizer memcheck on the functional tests (GPU problems)");
+}
+
+void check_sanitize(const GradeOptions& opt) {
+  if (opt.sanitize && compute_sanitizer_path().empty())
+    throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
 }
 
 // Parses; a help request prints the help (exit 0), a bad command line one line (exit 2).
@@ -151,8 +168,9 @@ int run(int argc, char** argv) {
   const std::string cmd = argc > 1 ? argv[1] : "";
   if (cmd == "list") {
     CLI::App app{"List the problems: kind, points, and whether this machine can run them.", "judge list"};
+    app.add_option("--device", opt.device, "the CUDA device to look at (default 0)");
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
-    return cmd_list(paths);
+    return cmd_list(paths, opt.device);
   }
   if (cmd == "all") {
     CLI::App app{"Grade every problem's own solution file that this machine can run; one line per problem.",
@@ -160,6 +178,7 @@ int run(int argc, char** argv) {
     add_grading_options(app, opt, no_bench);
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
     opt.bench = !no_bench;
+    check_sanitize(opt);
     return cmd_all(paths, opt);
   }
   CLI::App app{"hpcjudge: compile, run, check, time and score a solution.\n"
@@ -174,6 +193,7 @@ int run(int argc, char** argv) {
   add_grading_options(app, opt, no_bench);
   if (auto rc = parse(app, argc, argv)) return *rc;
   opt.bench = !no_bench;
+  check_sanitize(opt);
   return cmd_grade(paths, slug, file, json, opt);
 }
 

@@ -6,13 +6,17 @@
 
 namespace hpcjudge {
 
-Session::Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads) {
+Session::Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads,
+                 int device, const std::vector<std::string>& wrapper) {
   int fds[2];
   make_channel(fds);
   channel_ = fds[0];
   SpawnOptions opt;
-  opt.argv = {paths.runner.string(), "--problem", problem.info().slug, "--library", library.string(),
-              "--channel", "3", "--arena", "4"};
+  opt.argv = wrapper;
+  for (std::string a : {paths.runner.string(), std::string("--problem"), problem.info().slug, std::string("--library"),
+                        library.string(), std::string("--channel"), std::string("3"), std::string("--arena"),
+                        std::string("4"), std::string("--device"), std::to_string(device)})
+    opt.argv.push_back(a);
   opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // The runner links the problem descriptions, and with them OpenBLAS: keep its
   // thread pool out of the submission's process.
@@ -39,7 +43,7 @@ void Session::finish() {
     child_->kill();
     alive_ = false;
   }
-  child_->reap();
+  exit_ = child_->reap();
 }
 
 CallOutcome Session::wait_reply(double timeout_s, const char* during) {
@@ -60,7 +64,7 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
   std::optional<nlohmann::json> reply;
   if (w == Child::Wake::Readable) reply = receive_message(channel_);
   if (!reply) {
-    const ExitStatus st = child_->reap();
+    const ExitStatus st = exit_ = child_->reap();
     alive_ = false;
     o.status = CallOutcome::Crashed;
     o.message = std::string("the process ended with ") + st.describe() + " during " + during;
@@ -69,6 +73,12 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
   if (reply->contains("error")) {
     o.status = CallOutcome::Error;
     o.message = (*reply)["error"].get<std::string>();
+    if (reply->value("fatal", false)) {  // the child ends itself: wait for it
+      child_->wait(-1, Clock::now() + std::chrono::seconds(10));
+      child_->kill();
+      exit_ = child_->reap();
+      alive_ = false;
+    }
     return o;
   }
   o.seconds = reply->value("seconds", 0.0);
@@ -90,6 +100,18 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, bool 
     // The child is gone; wait_reply reports how it ended.
   }
   return wait_reply(timeout_s, "solve()");
+}
+
+}  // namespace hpcjudge
+
+namespace hpcjudge {
+
+nlohmann::json Session::sensors() {
+  if (!alive_) return nlohmann::json::object();
+  send_message(channel_, {{"op", "sensors"}});
+  if (child_->wait(channel_, Clock::now() + std::chrono::seconds(10)) != Child::Wake::Readable) return {};
+  auto reply = receive_message(channel_);
+  return reply ? reply->value("sensors", nlohmann::json::object()) : nlohmann::json::object();
 }
 
 }  // namespace hpcjudge

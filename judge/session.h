@@ -5,6 +5,7 @@
 #pragma once
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "harness/arena.h"
@@ -23,11 +24,15 @@ struct CallOutcome {
 
 class Session {
  public:
-  Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads);
+  // wrapper: a command the runner runs under (compute-sanitizer and its options), or empty.
+  Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads, int device,
+          const std::vector<std::string>& wrapper = {});
   ~Session();
   // Waits for the child to load the submission.
   CallOutcome start(double timeout_s);
   CallOutcome call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s);
+  // SM clock and temperature of the GPU (NVML), or an empty object.
+  nlohmann::json sensors();
   // Asks the child to exit (kills it after 2 s) and collects the rest of its output.
   void finish();
   SharedArena& arena() { return arena_; }
@@ -35,6 +40,8 @@ class Session {
   const std::string& output() const { return child_->output(); }
   size_t output_bytes() const { return child_->output_bytes(); }
   bool alive() const { return alive_; }
+  // How the child ended (after finish()).
+  const ExitStatus& exit_status() const { return exit_; }
 
  private:
   CallOutcome wait_reply(double timeout_s, const char* during);
@@ -43,6 +50,7 @@ class Session {
   std::unique_ptr<Child> child_;
   bool alive_ = false;
   bool finished_ = false;
+  ExitStatus exit_;
 };
 
 }  // namespace hpcjudge

@@ -38,6 +38,13 @@ if(NOT problem STREQUAL SLUG)
 endif()
 string(JSON verdict GET "${json}" verdict)
 string(JSON why GET "${json}" message)
+# A GPU problem on a machine without a CUDA device compiles (so CE is still
+# checked) and then reports SKIP: the test is skipped, not passed, unless
+# HPCJUDGE_REQUIRE_GPU is set (as on the GPU machine), where it fails.
+if(verdict STREQUAL "SKIP" AND NOT EXPECT STREQUAL "SKIP" AND NOT "$ENV{HPCJUDGE_REQUIRE_GPU}")
+  message("HPCJUDGE-SKIP: ${why}")
+  return()
+endif()
 if(NOT verdict STREQUAL EXPECT)
   message(FATAL_ERROR "expected ${EXPECT}, got ${verdict}: ${why}")
 endif()

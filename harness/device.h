@@ -1,0 +1,46 @@
+// The GPU side of the runner (built when the CUDA toolkit is found). The
+// device arena mirrors the shared host arena byte for byte, guard zones and
+// sentinels included: before a call the whole arena is uploaded, after it the
+// whole arena comes back, so the judge checks guards, inputs and outputs of a
+// GPU call with the same code as a CPU call.
+#pragma once
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace hpcjudge::device {
+
+// {"devices": n, "device": {...}} for device `index`, or {"devices": 0, "error": "..."}.
+nlohmann::json probe(int index);
+
+// SM clock (MHz) and temperature (C) through NVML, loaded at run time so
+// that machines without a driver still run CPU problems; {} without NVML.
+nlohmann::json sensors(int index);
+
+class DeviceArena {
+ public:
+  explicit DeviceArena(int index);  // selects the device and creates its context
+  ~DeviceArena();
+  // Copies `bytes` of the host arena to the device (growing it as needed).
+  void upload(std::byte* host, size_t bytes);
+  void download(std::byte* host, size_t bytes);
+  std::byte* base() const { return base_; }
+  // Writes twice the L2's size, so the timed call starts with a cold L2.
+  void flush_l2();
+
+ private:
+  void pin(std::byte* host, size_t bytes);
+  std::byte* base_ = nullptr;
+  size_t size_ = 0;
+  std::byte* pinned_ = nullptr;
+  size_t pinned_size_ = 0;
+  void* flush_ = nullptr;
+  size_t flush_bytes_ = 0;
+};
+
+// Synchronises and collects what solve() left behind: "" when all is well,
+// else the CUDA error's name and text. `sticky` says the context is lost.
+std::string finish_call(bool& sticky);
+void synchronize();
+
+}  // namespace hpcjudge::device

@@ -1,0 +1,25 @@
+// matmul-gpu: C = A·B for row-major FP32 matrices up to 8192, on the GPU.
+#include "solve.h"
+
+#include "problems/common/matmul.h"
+
+namespace hpcjudge {
+namespace {
+
+struct MatmulGpu final : MatmulProblem<decltype(solve)> {
+  MatmulGpu()
+      : MatmulProblem({.slug = "matmul-gpu",
+                       .title = "Matrix multiplication (CUDA, FP32)",
+                       .kind = Kind::GPU,
+                       .source_ext = "cu",
+                       .points = {.correctness = 40, .performance = 60}},
+                      matmul_tests({matmul_case("dot-1x8192x1", 1, 8192, 1),
+                                    matmul_case("1023x1025x1027", 1023, 1025, 1027)}),
+                      {matmul_case("square-4096", 4096, 4096, 4096), matmul_case("square-8192", 8192, 8192, 8192),
+                       matmul_case("skinny-16384x4096x64", 16384, 4096, 64)}) {}
+};
+
+HPCJUDGE_REGISTER_PROBLEM(MatmulGpu);
+
+}  // namespace
+}  // namespace hpcjudge

@@ -1,0 +1,8 @@
+// matmul-gpu: the one function your solution.cu must define.
+// The judge force-includes this header when it compiles your file.
+#pragma once
+extern "C" void solve(const float* A, const float* B, float* C, int M, int N, int K);
+#ifdef HPCJUDGE_SUBMISSION
+// Makes the link fail with "undefined reference to `solve'" when solve() is missing.
+__attribute__((used)) static void* const hpcjudge_solve_anchor = (void*)&solve;
+#endif

@@ -1,0 +1,24 @@
+// softmax-gpu: softmax over a vector of up to 1e8 floats, on the GPU.
+#include "solve.h"
+
+#include "problems/common/softmax.h"
+
+namespace hpcjudge {
+namespace {
+
+struct SoftmaxGpu final : SoftmaxProblem<decltype(solve)> {
+  SoftmaxGpu()
+      : SoftmaxProblem({.slug = "softmax-gpu",
+                        .title = "Softmax (CUDA)",
+                        .kind = Kind::GPU,
+                        .source_ext = "cu",
+                        .points = {.correctness = 40, .performance = 60}},
+                       softmax_tests({1025, 16777217, 100000000}),
+                       {{"n1M", {{"N", 1000000}}}, {"n16M", {{"N", 16777216}}}, {"n100M", {{"N", 100000000}}}},
+                       12.0) {}  // N floats exceed the caches: read twice (max and sum first), write once
+};
+
+HPCJUDGE_REGISTER_PROBLEM(SoftmaxGpu);
+
+}  // namespace
+}  // namespace hpcjudge
