@@ -90,6 +90,7 @@ DeviceArena::DeviceArena(int index) {
 }
 
 DeviceArena::~DeviceArena() {
+  for (auto& [p, n] : exact_) cudaFree(p);
   if (pinned_) cudaHostUnregister(pinned_);
   if (base_) cudaFree(base_);
   if (flush_) cudaFree(flush_);
@@ -129,6 +130,26 @@ void DeviceArena::flush_l2() {
   if (!flush_) check(cudaMalloc(&flush_, flush_bytes_), "allocating the L2 flush buffer");
   static unsigned char round = 0;
   check(cudaMemset(flush_, ++round, flush_bytes_), "flushing the L2");
+}
+
+void DeviceArena::upload_exact(std::byte* host, const Spans& buffers) {
+  exact_.resize(std::max(exact_.size(), buffers.size()), {nullptr, 0});
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    auto& [p, n] = exact_[i];
+    if (n != buffers[i].second) {
+      if (p) check(cudaFree(p), "cudaFree");
+      p = nullptr;
+      check(cudaMalloc(&p, buffers[i].second), "allocating a device buffer");
+      n = buffers[i].second;
+    }
+    check(cudaMemcpy(p, host + buffers[i].first, n, cudaMemcpyHostToDevice), "copying a buffer to the device");
+  }
+}
+
+void DeviceArena::download_exact(std::byte* host, const Spans& buffers) {
+  for (size_t i = 0; i < buffers.size(); ++i)
+    check(cudaMemcpy(host + buffers[i].first, exact_[i].first, buffers[i].second, cudaMemcpyDeviceToHost),
+          "copying a buffer from the device");
 }
 
 void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }

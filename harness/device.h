@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace hpcjudge::device {
 
@@ -28,7 +30,16 @@ class DeviceArena {
   // Writes twice the L2's size, so the timed call starts with a cold L2.
   void flush_l2();
 
+  // Exact mode, for runs under compute-sanitizer: each buffer (offset, bytes in
+  // the host arena) gets an allocation of exactly its size, so the tool sees
+  // any access outside a buffer, reads included.
+  using Spans = std::vector<std::pair<size_t, size_t>>;
+  void upload_exact(std::byte* host, const Spans& buffers);
+  void download_exact(std::byte* host, const Spans& buffers);
+  void* exact(size_t i) const { return exact_[i].first; }
+
  private:
+  std::vector<std::pair<void*, size_t>> exact_;
   void pin(std::byte* host, size_t bytes);
   std::byte* base_ = nullptr;
   size_t size_ = 0;

@@ -5,7 +5,7 @@
 // timed, and the reply carries the time and the return value. Checking is
 // the judge's, in its own process.
 //
-//   hpcjudge-runner --problem SLUG --library SO --channel FD --arena FD [--device N]
+//   hpcjudge-runner --problem SLUG --library SO --channel FD --arena FD [--device N] [--exact-buffers]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -54,6 +54,7 @@ struct Target {
   const Problem* problem = nullptr;
   void* solve = nullptr;
   int device = 0;
+  bool exact_buffers = false;  // one device allocation per buffer (under compute-sanitizer)
 };
 
 // Serves requests until "exit" or until the judge goes away. For a GPU
@@ -87,18 +88,26 @@ int serve(const Target& t, int channel, Mapping& arena) {
     std::byte* host = arena.ensure(bytes);
     std::byte* base = host;
 #ifdef HPCJUDGE_HAVE_CUDA
-    if (gpu) {
-      dev->upload(host, bytes);
-      base = dev->base();
-    }
+    device::DeviceArena::Spans spans;
+    for (const auto& a : req->at("args"))
+      if (a.contains("offset")) spans.push_back({a["offset"].get<size_t>(), a["bytes"].get<size_t>()});
+    if (gpu && t.exact_buffers) dev->upload_exact(host, spans);
+    else if (gpu) dev->upload(host, bytes);
+    if (gpu) base = dev->base();
 #endif
     std::vector<ArgValue> args;
+    size_t buffer = 0;
     for (const auto& a : req->at("args")) {
       ArgValue v;
-      if (a.contains("offset"))
+      if (a.contains("offset")) {
         v.ptr = base + a["offset"].get<size_t>();
-      else
+#ifdef HPCJUDGE_HAVE_CUDA
+        if (gpu && t.exact_buffers) v.ptr = dev->exact(buffer);
+#endif
+        ++buffer;
+      } else {
         v.integer = a["value"].get<int64_t>();
+      }
       args.push_back(v);
     }
     const bool flush = req->value("flush", false);
@@ -123,7 +132,8 @@ int serve(const Target& t, int channel, Mapping& arena) {
         reply = {{"error", cuda_error + " during solve()"}, {"fatal", sticky}};
       } else {
 #ifdef HPCJUDGE_HAVE_CUDA
-        if (gpu) dev->download(host, bytes);
+        if (gpu && t.exact_buffers) dev->download_exact(host, spans);
+        else if (gpu) dev->download(host, bytes);
 #endif
         reply = {{"ok", true}, {"seconds", std::chrono::duration<double>(t1 - t0).count()}, {"ret", ret}};
       }
@@ -158,6 +168,7 @@ int main(int argc, char** argv) {
     else if (k == "--channel") channel = std::stoi(v), ++i;
     else if (k == "--arena") arena.fd = std::stoi(v), ++i;
     else if (k == "--device") t.device = std::stoi(v), ++i;
+    else if (k == "--exact-buffers") t.exact_buffers = true;
   }
   if (probe) {
 #ifdef HPCJUDGE_HAVE_CUDA

@@ -59,7 +59,9 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const fs:
     r.message = "compilation took longer than 120 s";
   } else if (std::regex_search(r.log, std::regex("conflicting declaration|ambiguating new declaration|"
                                                   "new declaration .*solve|declaration of C function|"
-                                                  "declaration is incompatible|overloaded function \"solve\""))) {
+                                                  "declaration is incompatible|overloaded function \"solve\"|"
+                                                  "cannot overload functions distinguished by return type|"
+                                                  "differ only in their return type"))) {
     r.message = "solve() does not match the expected signature: " + sig;
   } else if (r.log.find("undefined reference to `solve'") != std::string::npos) {
     r.message = "no extern \"C\" solve() is defined; expected: " + sig;

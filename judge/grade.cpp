@@ -183,6 +183,7 @@ std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs:
     p.generate(c, opt.seed, 0, l.buffers());
     prepare(l, save_inputs(l), s.arena());
     if (auto bad = failed_call(s.call(l.sig, l.layout, false, kSlow))) failure = "test " + c.name + ": " + bad->message;
+    if (!first_sanitizer_report(s.output()).empty()) break;  // one report is enough
   }
   s.finish();
   const std::string report = first_sanitizer_report(s.output());
@@ -258,9 +259,9 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     b.stop = b.verdict == Verdict::AC ? loop.stop_reason() : "failed";
     r.bench.push_back(b);
     listener.bench_done(b);
-    if (b.verdict != Verdict::AC) {
+    if (b.verdict != Verdict::AC) {  // the first failing case ends the timing
       set_verdict(r, b.verdict, "performance case " + c.name, b.message);
-      if (!s.alive()) return;
+      return;
     }
   }
 }
@@ -313,7 +314,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       set_verdict(r, bad->verdict, "", bad->message);
     } else {
       run_tests(p, opt, s, r, listener);
-      if (r.verdict == Verdict::AC && gpu) run_sanitizers(p, lib, opt, paths, r, listener);
+      // A race is RE, worse than the WA it may also cause: look for one then too.
+      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu) run_sanitizers(p, lib, opt, paths, r, listener);
       if (r.verdict == Verdict::AC && opt.bench) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
         run_bench(p, opt, r.machine, s, r, listener);

@@ -8,6 +8,8 @@ namespace hpcjudge {
 
 Session::Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads,
                  int device, const std::vector<std::string>& wrapper) {
+  // Under compute-sanitizer each device buffer is its own allocation, so the tool sees reads past one too.
+  const bool exact = !wrapper.empty();
   int fds[2];
   make_channel(fds);
   channel_ = fds[0];
@@ -17,6 +19,7 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
                         library.string(), std::string("--channel"), std::string("3"), std::string("--arena"),
                         std::string("4"), std::string("--device"), std::to_string(device)})
     opt.argv.push_back(a);
+  if (exact) opt.argv.push_back("--exact-buffers");
   opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // The runner links the problem descriptions, and with them OpenBLAS: keep its
   // thread pool out of the submission's process.
@@ -91,7 +94,7 @@ CallOutcome Session::start(double timeout_s) { return wait_reply(timeout_s, "loa
 CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s) {
   nlohmann::json args = nlohmann::json::array();
   for (const Arg& a : sig.args) {
-    if (a.buffer >= 0) args.push_back({{"offset", layout.offset[a.buffer]}});
+    if (a.buffer >= 0) args.push_back({{"offset", layout.offset[a.buffer]}, {"bytes", layout.bytes[a.buffer]}});
     else args.push_back({{"value", a.scalar}});
   }
   try {

@@ -16,7 +16,7 @@ struct MatmulGpu final : MatmulProblem<decltype(solve)> {
                       matmul_tests({matmul_case("dot-1x8192x1", 1, 8192, 1),
                                     matmul_case("1023x1025x1027", 1023, 1025, 1027)}),
                       {matmul_case("square-4096", 4096, 4096, 4096), matmul_case("square-8192", 8192, 8192, 8192),
-                       matmul_case("skinny-16384x4096x64", 16384, 4096, 64)}) {}
+                       matmul_case("skinny-8192x8192x64", 8192, 8192, 64)}) {}
 };
 
 HPCJUDGE_REGISTER_PROBLEM(MatmulGpu);

@@ -1,0 +1,18 @@
+// shared-memory-fix baseline reference: no shared memory, one thread per element of C in 16x16 blocks reading A and B
+// from global memory. Must get AC; sets the slow end of the score scale.
+__global__ void matmul(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
+                       int K) {
+    const int row = blockIdx.y * blockDim.y + threadIdx.y;
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= M || col >= K) return;  // fine here: this kernel has no barrier
+    float sum = 0.0f;
+    for (int n = 0; n < N; ++n) sum += A[(long long)row * N + n] * B[(long long)n * K + col];
+    C[(long long)row * K + col] = sum;
+}
+
+extern "C" void solve(const float* A, const float* B, float* C, int M, int N, int K) {
+    if (M <= 0 || K <= 0) return;
+    const dim3 block(16, 16);
+    const dim3 grid((K + 15) / 16, (M + 15) / 16);
+    matmul<<<grid, block>>>(A, B, C, M, N, K);
+}
