@@ -23,6 +23,7 @@ struct Nvml {
   int (*by_pci)(const char*, Device*) = nullptr;
   int (*clock)(Device, int, unsigned*) = nullptr;
   int (*temperature)(Device, int, unsigned*) = nullptr;
+  int (*driver_version)(char*, unsigned) = nullptr;
   bool ok = false;
   Nvml() {
     void* h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -31,9 +32,15 @@ struct Nvml {
     by_pci = reinterpret_cast<int (*)(const char*, Device*)>(dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2"));
     clock = reinterpret_cast<int (*)(Device, int, unsigned*)>(dlsym(h, "nvmlDeviceGetClockInfo"));
     temperature = reinterpret_cast<int (*)(Device, int, unsigned*)>(dlsym(h, "nvmlDeviceGetTemperature"));
+    driver_version = reinterpret_cast<int (*)(char*, unsigned)>(dlsym(h, "nvmlSystemGetDriverVersion"));
     ok = init && by_pci && clock && temperature && init() == 0;
   }
 };
+
+Nvml& nvml_library() {
+  static Nvml nvml;
+  return nvml;
+}
 
 }  // namespace
 
@@ -52,6 +59,9 @@ nlohmann::json probe(int index) {
   char bus[32] = {};
   cudaDeviceGetPCIBusId(bus, sizeof bus, index);
   auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  Nvml& nvml = nvml_library();
+  char nvidia_driver[96] = "unknown (no NVML)";
+  if (nvml.ok && nvml.driver_version) nvml.driver_version(nvidia_driver, sizeof nvidia_driver);
   return {{"devices", count},
           {"device",
            {{"index", index},
@@ -62,13 +72,14 @@ nlohmann::json probe(int index) {
             {"memory_bytes", p.totalGlobalMem},
             {"l2_bytes", p.l2CacheSize},
             {"shared_memory_per_block_optin", p.sharedMemPerBlockOptin},
-            {"driver", version(driver)},
+            {"driver", nvidia_driver},
+            {"driver_cuda_version", version(driver)},
             {"cuda_runtime", version(runtime)},
             {"pci_bus_id", bus}}}};
 }
 
 nlohmann::json sensors(int index) {
-  static Nvml nvml;
+  Nvml& nvml = nvml_library();
   if (!nvml.ok) return {};
   char bus[32] = {};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) != cudaSuccess) return {};
