@@ -5,10 +5,13 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: judge test build deps bench clean
+.PHONY: judge test build deps test-deps clean
 
 deps:
 	@tools/install-deps.sh
+
+test-deps:
+	@tools/install-deps.sh --test
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -19,7 +22,7 @@ build: deps $(BUILD)/CMakeCache.txt
 judge: build
 	@./judge/judge all || true
 
-test: build
+test: test-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 clean:

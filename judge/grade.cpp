@@ -274,6 +274,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   r.problem = p.info().slug;
   r.file = src.string();
   r.seed = opt.seed;
+  r.seed_secret = opt.seed_secret;
   r.machine = probe_machine(opt.threads);
   r.score.max = p.info().points.total();
   const bool gpu = p.info().kind == Kind::GPU;

@@ -14,6 +14,7 @@ inline constexpr uint64_t kPublicSeed = 42;
 
 struct GradeOptions {
   uint64_t seed = kPublicSeed;
+  bool seed_secret = false;  // the seed came from --seed-file: the report says "secret"
   bool bench = true;
   bool score = true;  // off while timing the reference solutions themselves
   int threads = 0;    // OpenMP threads; 0 = every core

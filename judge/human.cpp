@@ -45,7 +45,8 @@ std::string fmt(const char* f, double v) {
 }  // namespace
 
 void HumanPrinter::compiled(const Report& r) {
-  std::printf("%s  %s  seed %llu\n", r.problem.c_str(), r.file.c_str(), static_cast<unsigned long long>(r.seed));
+  const std::string seed = r.seed_secret ? "secret" : std::to_string(r.seed);
+  std::printf("%s  %s  seed %s\n", r.problem.c_str(), r.file.c_str(), seed.c_str());
   std::printf("%s\n", style_.dim("machine: " + r.machine.cpu_model + ", " + std::to_string(r.machine.cores) +
                                  " cores, " + std::to_string(r.machine.threads) + " OpenMP threads; " +
                                  r.machine.compiler)

@@ -1,21 +1,29 @@
 // The judge command.
 //   judge list                                   problems, kind, points, runnable here
 //   judge all [--no-bench] [--seed S]            grade every problem's solution.* (make judge)
-//   judge SLUG [FILE] [--json OUT] [--seed S] [--no-bench] [--threads T] [--device N] [--sanitize]
+//   judge SLUG [FILE] [--json OUT] [--seed S | --seed-file F] [--no-bench] [--threads T] [--device N] [--sanitize]
+//   judge batch DIR [--out RESULTS] [--force] [--seed-file F] [--no-bench] [--slurm ...]
+//   judge leaderboard RESULTS
+//   judge pack [SLUG...] -o FILE [--name NAME]
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
 
+#include "batch.h"
 #include "gpu.h"
 #include "grade.h"
+#include "harness/generators.h"
 #include "human.h"
+#include "leaderboard.h"
+#include "pack.h"
 
 using namespace hpcjudge;
 namespace fs = std::filesystem;
@@ -131,22 +139,45 @@ int cmd_grade(const Paths& paths, const std::string& slug, const std::string& fi
   const Report r = grade(p, src, opt, paths, printer);
   printer.finished(r);
   if (!json.empty()) write_json(r, json);
+  // The latest report of your own solution is what `judge pack` hands in beside it.
+  if (file.empty() && !opt.seed_secret)
+    save_local_report(paths, p.info().slug, r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   return r.verdict == Verdict::AC ? 0 : 1;
 }
 
-void add_grading_options(CLI::App& app, GradeOptions& opt, bool& no_bench) {
-  app.add_option("--seed", opt.seed, "input seed (default: the public seed 42)");
-  app.add_flag("--no-bench", no_bench, "skip the performance cases (correctness points only)");
-  app.add_option("--threads", opt.threads, "OpenMP threads for the submission (default: every core)")
-      ->check(CLI::Range(1, 4096));
-  app.add_option("--device", opt.device, "the CUDA device for GPU problems (default 0)")->check(CLI::Range(0, 1024));
-  app.add_flag("--sanitize", opt.sanitize, "run compute-sanitizer memcheck on the functional tests (GPU problems)");
-}
-
-void check_sanitize(const GradeOptions& opt) {
-  if (opt.sanitize && compute_sanitizer_path().empty())
-    throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
-}
+// The options every grading command shares, and what they settle after parsing.
+struct GradingFlags {
+  GradeOptions opt;
+  bool no_bench = false;
+  std::string seed_file;
+  void add_to(CLI::App& app, bool per_file = true) {
+    app.add_option("--seed", opt.seed, "input seed (default: the public seed 42)");
+    app.add_option("--seed-file", seed_file, "read the (secret) seed from this file; reports never show it");
+    app.add_flag("--no-bench", no_bench, "skip the performance cases (correctness points only)");
+    if (!per_file) return;
+    app.add_option("--threads", opt.threads, "OpenMP threads for the submission (default: every core)")
+        ->check(CLI::Range(1, 4096));
+    app.add_option("--device", opt.device, "the CUDA device for GPU problems (default 0)")->check(CLI::Range(0, 1024));
+    app.add_flag("--sanitize", opt.sanitize, "run compute-sanitizer memcheck on the functional tests (GPU problems)");
+  }
+  // After parsing: the seed file read, the flags checked.
+  void settle() {
+    opt.bench = !no_bench;
+    if (opt.sanitize && compute_sanitizer_path().empty())
+      throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
+    if (seed_file.empty()) return;
+    std::ifstream in(seed_file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in && text.empty()) throw UsageError(seed_file + ": cannot read the seed file");
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+    if (text.empty()) throw UsageError(seed_file + ": the seed file is empty");
+    // A number is the seed; any other text is hashed into one.
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    opt.seed = *end == '\0' ? v : gen::fnv1a(std::as_bytes(std::span(text.data(), text.size())));
+    opt.seed_secret = true;
+  }
+};
 
 // Parses; a help request prints the help (exit 0), a bad command line one line (exit 2).
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
@@ -163,38 +194,99 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
 
 int run(int argc, char** argv) {
   const Paths paths = Paths::discover();
-  GradeOptions opt;
-  bool no_bench = false;
+  GradingFlags flags;
   const std::string cmd = argc > 1 ? argv[1] : "";
   if (cmd == "list") {
     CLI::App app{"List the problems: kind, points, and whether this machine can run them.", "judge list"};
-    app.add_option("--device", opt.device, "the CUDA device to look at (default 0)");
+    app.add_option("--device", flags.opt.device, "the CUDA device to look at (default 0)");
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
-    return cmd_list(paths, opt.device);
+    return cmd_list(paths, flags.opt.device);
   }
   if (cmd == "all") {
-    CLI::App app{"Grade every problem's own solution file that this machine can run; one line per problem.",
-                 "judge all"};
-    add_grading_options(app, opt, no_bench);
+    CLI::App app{"Grade every problem's own solution file; one line per problem.", "judge all"};
+    flags.add_to(app);
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
-    opt.bench = !no_bench;
-    check_sanitize(opt);
-    return cmd_all(paths, opt);
+    flags.settle();
+    return cmd_all(paths, flags.opt);
+  }
+  if (cmd == "batch") {
+    CLI::App app{"Grade a class: DIR holds a folder per participant with files named by problem slug "
+                 "(softmax-cpu.cpp, vector-add.cu, ...). Reports go to RESULTS/<participant>/<slug>.json as they "
+                 "finish (an interrupted batch resumes), then the leaderboard.",
+                 "judge batch"};
+    BatchOptions b;
+    app.add_option("dir", b.dir, "the class folder")->required();
+    app.add_option("--out", b.out, "the results folder (default: ./results)");
+    app.add_flag("--force", b.force, "regrade files that already have a report");
+    flags.add_to(app, false);
+    app.add_option("--participant", b.participant, "grade only this participant (no leaderboard)");
+    app.add_flag("--slurm", b.slurm, "submit a Slurm job array (a task per participant) instead of grading here");
+    app.add_option("--partition", b.slurm_options.partition, "Slurm partition");
+    app.add_option("--gres", b.slurm_options.gres, "Slurm generic resources per task, e.g. gpu:1");
+    app.add_option("--throttle", b.slurm_options.throttle, "at most this many array tasks at once")
+        ->check(CLI::Range(1, 100000));
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    flags.settle();
+    if (b.out.empty()) b.out = "results";
+    b.bench = flags.opt.bench;
+    b.seed_file = flags.seed_file;
+    if (!b.seed_file.empty()) b.seed_file = fs::absolute(b.seed_file).string();
+    try {
+      return run_batch(paths, b);
+    } catch (const SlurmError& e) {
+      throw UsageError(e.what());
+    } catch (const fs::filesystem_error& e) {
+      throw UsageError(e.what());
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+  }
+  if (cmd == "leaderboard") {
+    CLI::App app{"Write RESULTS/leaderboard.{html,md,csv,json} from the reports in RESULTS.", "judge leaderboard"};
+    std::string results;
+    app.add_option("results", results, "the results folder of a batch")->required();
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    if (!fs::is_directory(results)) throw UsageError(results + ": no such folder");
+    try {
+      const nlohmann::json model = write_leaderboard(results);
+      std::printf("leaderboard of %zu participant(s): %s/leaderboard.{html,md,csv}\n",
+                  model["participants"].size(), results.c_str());
+    } catch (const std::exception& e) {
+      throw UsageError(e.what());
+    }
+    return 0;
+  }
+  if (cmd == "pack") {
+    CLI::App app{"Bundle your solutions (named by slug), their latest local reports and a manifest into FILE, in "
+                 "the layout `judge batch` reads.",
+                 "judge pack"};
+    PackOptions p;
+    app.add_option("slugs", p.slugs, "the problems (default: every problem you have judged)");
+    app.add_option("-o,--output", p.out, "the archive to write, e.g. alice.tar.gz")->required();
+    app.add_option("--name", p.name, "your name as staff will see it (default: git user.name, else $USER)");
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    try {
+      std::printf("%s\n", make_pack(paths, p).c_str());
+    } catch (const std::exception& e) {
+      throw UsageError(e.what());
+    }
+    return 0;
   }
   CLI::App app{"hpcjudge: compile, run, check, time and score a solution.\n"
                "  judge list                 the problems\n"
                "  judge all                  grade every problem's problems/<slug>/solution.*\n"
-               "  judge SLUG [FILE]          grade FILE (default problems/SLUG/solution.*)",
+               "  judge SLUG [FILE]          grade FILE (default problems/SLUG/solution.*)\n"
+               "  judge pack -o FILE         bundle your solutions to hand in\n"
+               "  judge batch DIR            grade a class (staff); judge leaderboard RESULTS",
                "judge"};
   std::string slug, file, json;
   app.add_option("slug", slug, "the problem, e.g. softmax-cpu")->required();
   app.add_option("file", file, "the solution to grade (default: problems/SLUG/solution.cpp or .cu)");
   app.add_option("--json", json, "also write the report as JSON to this file");
-  add_grading_options(app, opt, no_bench);
+  flags.add_to(app);
   if (auto rc = parse(app, argc, argv)) return *rc;
-  opt.bench = !no_bench;
-  check_sanitize(opt);
-  return cmd_grade(paths, slug, file, json, opt);
+  flags.settle();
+  return cmd_grade(paths, slug, file, json, flags.opt);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@ namespace hpcjudge {
 struct Paths {
   std::filesystem::path root;    // the repository
   std::filesystem::path runner;  // hpcjudge-runner
+  std::filesystem::path judge;   // this judge's own executable (batch grades each file with it)
+  std::filesystem::path reports; // the latest local report of each problem, for `judge pack`
   std::filesystem::path cache;   // cached scoring scales, per machine
   static Paths discover();
   std::filesystem::path problem_dir(const std::string& slug) const { return root / "problems" / slug; }

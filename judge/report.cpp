@@ -12,7 +12,8 @@ nlohmann::json Report::to_json() const {
   j["schema_version"] = kSchemaVersion;
   j["problem"] = problem;
   j["file"] = file;
-  j["seed"] = seed;
+  if (seed_secret) j["seed"] = "secret";
+  else j["seed"] = seed;
   j["verdict"] = verdict_name(verdict);
   j["message"] = message;
   j["compile"] = {{"ok", compiled}, {"seconds", compile_seconds}, {"command", compile_command}, {"log", compile_log}};

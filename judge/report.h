@@ -47,6 +47,7 @@ struct Report {
   std::string problem;
   std::string file;
   uint64_t seed = 0;
+  bool seed_secret = false;  // from --seed-file: never printed, never in the report
   Verdict verdict = Verdict::AC;
   std::string message;  // the cause of a non-AC verdict, one line
   bool compiled = false;

@@ -1,0 +1,21 @@
+// Correct softmax that first prints ~20 MB to stdout and some to stderr. Must get AC: the judge must truncate captured output, not stall or fail.
+// hpcjudge-test: truncated-output
+#include <cmath>
+#include <cstdio>
+
+extern "C" void solve(const float* input, float* output, int N) {
+    static char line[1025];
+    for (int i = 0; i < 1024; ++i) line[i] = 'a' + i % 26;
+    line[1024] = '\n';
+    for (int i = 0; i < 20 * 1024; ++i) std::fwrite(line, 1, sizeof line, stdout);  // ~20 MB
+    for (int i = 0; i < 64; ++i) std::fprintf(stderr, "debug: N = %d, line %d\n", N, i);
+    std::fflush(stdout);
+    std::fflush(stderr);
+
+    float m = input[0];
+    for (int i = 1; i < N; ++i)
+        if (input[i] > m) m = input[i];
+    double s = 0.0;
+    for (int i = 0; i < N; ++i) s += std::exp((double)input[i] - m);
+    for (int i = 0; i < N; ++i) output[i] = (float)(std::exp((double)input[i] - m) / s);
+}

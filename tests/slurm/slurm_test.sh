@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# `judge batch --slurm` end to end on a single-node Slurm that this test starts
+# on localhost: munged with a generated key, slurmctld and slurmd with a
+# generated slurm.conf (one CPU-only node, no accounting), all with their
+# state, spool, sockets and logs in a temporary folder and their paths given on
+# the command line, so nothing under /etc is read or written. It grades the
+# class with --no-bench, waits for the leaderboard job, checks the results and
+# the ranking, then stops every daemon it started and removes its files.
+#   slurm_test.sh JUDGE CLASS_DIR EXPECTED_ORDER_FILE
+# Needs root and Debian's munge, slurmctld, slurmd and slurm-client; without
+# them it prints one line and exits 77 (skipped). HPCJUDGE_SLURM_WAIT bounds
+# the wait for the jobs (seconds, default 1200).
+set -u
+export PATH=$PATH:/usr/sbin:/sbin
+export LC_ALL=C.UTF-8
+judge=$(realpath "$1") class=$(realpath "$2") expected=$(realpath "$3")
+wait_limit=${HPCJUDGE_SLURM_WAIT:-1200}
+
+for cmd in munged slurmctld slurmd sbatch squeue sinfo scontrol scancel; do
+  command -v "$cmd" >/dev/null || { echo "SKIP: $cmd not found (apt-get install munge slurmctld slurmd slurm-client)"; exit 77; }
+done
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (slurmd runs jobs as their user)"; exit 77; }
+
+tmp=$(mktemp -d /tmp/hpcjudge-slurm.XXXXXX)
+chmod 755 "$tmp"  # munged wants its socket's folders searchable by all
+conf=$tmp/slurm.conf
+# Every process the test starts, and every job process, carries this marker in
+# its environment (the test's own shell does not), so cleanup finds them all.
+marker=HPCJUDGE_SLURM_TEST=$tmp
+pids=()
+# shellcheck disable=SC2317  # run by the trap
+cleanup() {
+  if [ ${#pids[@]} -gt 1 ]; then  # slurmctld is up: cancel whatever is left
+    SLURM_CONF=$conf scancel --user=root >/dev/null 2>&1
+    for _ in $(seq 20); do [ -z "$(SLURM_CONF=$conf squeue -h -o %i 2>/dev/null)" ] && break; sleep 0.5; done
+  fi
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null; done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+  done
+  for env in /proc/[0-9]*/environ; do  # stray slurmstepd or job processes
+    if grep -qzxF "$marker" "$env" 2>/dev/null; then
+      pid=${env#/proc/}; kill -KILL "${pid%/environ}" 2>/dev/null
+    fi
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+passes=0 fails=0
+ok() { echo "ok   $1"; passes=$((passes + 1)); }
+fail() { echo "FAIL $1"; shift; for f in "$@"; do [ -s "$f" ] && tail -n 15 "$f" | sed 's/^/     /'; done; fails=$((fails + 1)); }
+check() {  # NAME COMMAND...
+  local name=$1; shift
+  if "$@" >"$tmp/check.out" 2>&1; then ok "$name"; else fail "$name" "$tmp/check.out"; fi
+}
+finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; exit; }
+slurm() { env SLURM_CONF="$conf" "$@"; }
+
+# --- munge ------------------------------------------------------------------------
+mkdir -p "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/log"
+dd if=/dev/urandom of="$tmp/munge/munge.key" bs=1024 count=1 status=none
+chmod 400 "$tmp/munge/munge.key"
+socket=$tmp/munge/munge.socket
+env "$marker" munged --foreground --key-file="$tmp/munge/munge.key" --socket="$socket" \
+  --pid-file="$tmp/munge/munged.pid" --log-file="$tmp/munge/munged.log" --seed-file="$tmp/munge/munged.seed" \
+  >"$tmp/munge/munged.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do [ -S "$socket" ] && break; sleep 0.1; done
+if [ -S "$socket" ]; then ok "munged started"
+else fail "munged started" "$tmp/munge/munged.out" "$tmp/munge/munged.log"; finish; fi
+
+# --- slurm.conf: one node, this machine, on two free ports ---------------------------
+free_port() { local p=$1; while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done; echo "$p"; }
+ctld_port=$(free_port 16817)
+slurmd_port=$(free_port $((ctld_port + 1)))
+node=$(hostname -s 2>/dev/null)
+[ -n "$node" ] || node=localhost
+: >"$tmp/plugstack.conf"
+cat >"$conf" <<EOF
+ClusterName=hpcjudgetest
+SlurmctldHost=$node(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$socket
+StateSaveLocation=$tmp/state
+SlurmdSpoolDir=$tmp/spool
+SlurmctldPidFile=$tmp/slurmctld.pid
+SlurmdPidFile=$tmp/slurmd.pid
+SlurmctldLogFile=$tmp/log/slurmctld.log
+SlurmdLogFile=$tmp/log/slurmd.log
+PlugStackConfig=$tmp/plugstack.conf
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SchedulerType=sched/builtin
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+SwitchType=switch/none
+ReturnToService=2
+MinJobAge=3600
+MailProg=/bin/true
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+PartitionName=judge Nodes=$node Default=YES MaxTime=INFINITE State=UP
+EOF
+
+# --- slurmctld and slurmd --------------------------------------------------------------
+env "$marker" slurmctld -D -f "$conf" >"$tmp/log/slurmctld.out" 2>&1 &
+pids+=($!)
+env "$marker" slurmd -D -f "$conf" -N "$node" >"$tmp/log/slurmd.out" 2>&1 &
+pids+=($!)
+state=
+for _ in $(seq 60); do
+  state=$(slurm sinfo -h -n "$node" -o %t 2>/dev/null)
+  [ "$state" = idle ] && break
+  sleep 1
+done
+if [ "$state" = idle ]; then ok "slurmctld and slurmd started: node $node idle, $(nproc) CPUs"
+else fail "slurmctld and slurmd started (node state '$state')" "$tmp/log/slurmctld.out" "$tmp/log/slurmctld.log" \
+  "$tmp/log/slurmd.out" "$tmp/log/slurmd.log"; finish; fi
+
+# --- grade the class through Slurm -------------------------------------------------------
+results=$tmp/results
+participants=()
+for d in "$class"/*/; do d=${d%/}; participants+=("${d##*/}"); done
+start=$(date +%s)
+(cd "$tmp" && env "$marker" SLURM_CONF="$conf" "$judge" batch "$class" --out "$results" --slurm --no-bench \
+  --throttle 2 >"$tmp/submit.out" 2>"$tmp/submit.err")
+rc=$?
+if [ $rc -eq 0 ] && [ -s "$results/slurm/jobs.txt" ]; then ok "judge batch --slurm submitted: $(head -n 1 "$tmp/submit.out")"
+else fail "judge batch --slurm submitted (exit status $rc)" "$tmp/submit.out" "$tmp/submit.err"; finish; fi
+array_job=$(awk '$1 == "array" { print $2 }' "$results/slurm/jobs.txt")
+board_job=$(awk '$1 == "leaderboard" { print $2 }' "$results/slurm/jobs.txt")
+
+left=
+while [ $(($(date +%s) - start)) -lt "$wait_limit" ]; do
+  left=$(slurm squeue -h -o %i 2>&1) || left="squeue failed: $left"
+  [ -z "$left" ] && break
+  sleep 3
+done
+if [ -z "$left" ]; then ok "every job ended, in $(($(date +%s) - start)) s"
+else fail "every job ended within $wait_limit s (still queued: $(echo "$left" | tr '\n' ' '))" "$tmp/log/slurmctld.log"; fi
+
+job_states() { slurm scontrol -o show job "$1" 2>&1 | grep -o 'JobState=[A-Z_]*' | sort | uniq -c | tr -s ' ' | sed 's/^ //'; }
+if slurm scontrol -o show job "$array_job" 2>/dev/null | grep -q 'ArrayTaskThrottle=2 '; then ok "array throttled to 2 tasks at once"
+else fail "array throttled to 2 tasks at once"; fi
+tasks=$(slurm scontrol -o show job "$array_job" 2>/dev/null | grep -c 'JobState=COMPLETED')
+if [ "$tasks" -eq ${#participants[@]} ]; then ok "all ${#participants[@]} array tasks completed"
+else
+  echo "array job $array_job: $(job_states "$array_job")" >"$tmp/states"
+  fail "all ${#participants[@]} array tasks completed (only $tasks)" "$tmp/states" "$results"/slurm/logs/batch-*
+fi
+if slurm scontrol -o show job "$board_job" 2>/dev/null | grep -q 'JobState=COMPLETED'; then ok "leaderboard job (afterany on the array) completed"
+else
+  echo "leaderboard job $board_job: $(job_states "$board_job")" >"$tmp/states"
+  fail "leaderboard job (afterany on the array) completed" "$tmp/states" "$results"/slurm/logs/leaderboard-*
+fi
+
+missing=()
+for who in "${participants[@]}"; do [ -d "$results/$who" ] || missing+=("$who"); done
+if [ ${#missing[@]} -eq 0 ]; then ok "a results folder for each of ${#participants[@]} participants"
+else fail "a results folder for each participant (missing: ${missing[*]})"; fi
+logs=$(find "$results/slurm/logs" -name 'batch-*.out' 2>/dev/null | wc -l)
+if [ "$logs" -eq ${#participants[@]} ]; then ok "a log per array task in results/slurm/logs"
+else fail "a log per array task in results/slurm/logs ($logs of ${#participants[@]})"; fi
+check "leaderboard.csv written" test -s "$results/leaderboard.csv"
+
+# The "participant" column of leaderboard.csv, in row order (RFC 4180 quoting).
+split_csv() {  # LINE -> fields=(...)
+  local s=$1 f='' q=0 c i
+  fields=()
+  for ((i = 0; i < ${#s}; i++)); do
+    c=${s:i:1}
+    if ((q)); then
+      if [ "$c" != '"' ]; then f+=$c
+      elif [ "${s:i+1:1}" = '"' ]; then f+='"'; i=$((i + 1))
+      else q=0; fi
+    elif [ "$c" = '"' ]; then q=1
+    elif [ "$c" = , ]; then fields+=("$f"); f=''
+    else f+=$c; fi
+  done
+  fields+=("$f")
+}
+ranking() {
+  local line col=-1 i
+  while IFS= read -r line || [ -n "$line" ]; do
+    split_csv "${line%$'\r'}"
+    if [ "$col" -lt 0 ]; then
+      for i in "${!fields[@]}"; do [ "${fields[i],,}" = participant ] && col=$i; done
+      [ "$col" -ge 0 ] || { echo "no 'participant' column in the header: $line"; return 1; }
+    else
+      printf '%s\n' "${fields[col]}"
+    fi
+  done <"$results/leaderboard.csv"
+}
+if [ -s "$results/leaderboard.csv" ] && ranking >"$tmp/order.txt" && diff "$expected" "$tmp/order.txt" >"$tmp/order.diff"; then
+  ok "ranking as expected: $(awk 'NR > 1 { printf ", " } { printf "%s", $0 }' "$tmp/order.txt")"
+else
+  cat "$tmp/order.txt" >>"$tmp/order.diff" 2>/dev/null
+  fail "ranking as expected (diff expected actual)" "$tmp/order.diff"
+fi
+finish
