@@ -129,19 +129,34 @@ void set_verdict(Report& r, Verdict v, const std::string& where, const std::stri
   r.message = where.empty() ? message : where + ": " + message;
 }
 
+// One functional test: inputs of input set `set`, the call, every check.
+TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
+                    Session& s) {
+  Laid l = lay_out(p, c, s.arena());
+  p.generate(c, opt.seed, set, l.buffers());
+  const Saved inputs = save_inputs(l);
+  const Expected expected = p.reference(c, l.buffers());
+  prepare(l, inputs, s.arena());
+  const CallOutcome o = s.call(l.sig, l.layout, false, p.info().test_time_limit_s);
+  const Checked ck = failed_call(o).value_or(check_call(p, c, l, inputs, expected, s.arena()));
+  return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel};
+}
+
 void run_tests(const Problem& p, const GradeOptions& opt, Session& s, Report& r, Listener& listener) {
-  for (const Case& c : p.tests()) {
-    Laid l = lay_out(p, c, s.arena());
-    p.generate(c, opt.seed, 0, l.buffers());
-    const Saved inputs = save_inputs(l);
-    const Expected expected = p.reference(c, l.buffers());
-    prepare(l, inputs, s.arena());
-    const CallOutcome o = s.call(l.sig, l.layout, false, p.info().test_time_limit_s);
-    const Checked ck = failed_call(o).value_or(check_call(p, c, l, inputs, expected, s.arena()));
-    TestResult t{c.name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel};
+  std::vector<Case> cases = p.tests();
+  // The last (largest) test once more with other inputs in the same buffers:
+  // an answer cached from an earlier call with the same pointers and sizes fails.
+  std::vector<std::pair<std::string, uint32_t>> runs;
+  for (const Case& c : cases) runs.push_back({c.name, 0});
+  if (!cases.empty()) {
+    cases.push_back(cases.back());
+    runs.push_back({cases.back().name + " (new inputs)", 1});
+  }
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const TestResult t = run_test(p, cases[i], runs[i].first, runs[i].second, opt, s);
     r.tests.push_back(t);
     listener.test_done(t);
-    if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + c.name, t.message);
+    if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + t.name, t.message);
     // A run-time error or a kill ends the run (Kattis-style); wrong answers do not.
     if (!s.alive() || (t.verdict != Verdict::AC && t.verdict != Verdict::WA)) return;
   }
