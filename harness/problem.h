@@ -109,6 +109,9 @@ struct ProblemInfo {
   // Run compute-sanitizer's racecheck and synccheck on the small tests
   // whenever it is installed (a reported hazard is RE).
   bool race_check = false;
+  // Libraries beyond the standard library and OpenMP or the CUDA runtime that a
+  // submission may use, by family name ("cub", "cublas", ...; see judge/libraries.h).
+  std::vector<std::string> allowed_libraries;
 };
 
 class Problem {

@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "gpu.h"
+#include "libraries.h"
 #include "process.h"
 
 namespace hpcjudge {
@@ -49,6 +50,15 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const fs:
   const auto argv = compile_command(p, paths, src, out, arch);
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
   const auto t0 = std::chrono::steady_clock::now();
+  // The library rule first: a forbidden header is CE even where the file would compile.
+  std::string preprocess_error;
+  const std::string forbidden = forbidden_library(p, included_headers(argv, preprocess_error));
+  if (!forbidden.empty()) {
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.message = forbidden;
+    r.log = forbidden + "\n";
+    return r;
+  }
   const RunResult run = run_command(argv, 120);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.log = run.output;
