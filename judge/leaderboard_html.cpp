@@ -426,20 +426,16 @@ std::string chart_svg(const std::string& who, const std::vector<Case>& cases, co
       o += "<text class=\"none\" x=\"" + fmt_coord(kLabelW + 6) + "\" y=\"" + fmt_coord(y0 + 27) +
            "\">no time</text>";
     }
-    if (c.baseline) {
-      const double x = x_of(*c.baseline);
-      o += "<line class=\"ref ref-base\" x1=\"" + fmt_coord(x) + "\" y1=\"" + fmt_coord(y0 + 11) + "\" x2=\"" +
-           fmt_coord(x) + "\" y2=\"" + fmt_coord(y0 + 35) + "\"/>";
-      o += "<text class=\"reflabel reflabel-base\" x=\"" + fmt_coord(label_x(x)) + "\" y=\"" + fmt_coord(y0 + 9) +
-           "\" text-anchor=\"middle\">baseline " + esc(fmt_time(*c.baseline)) + "</text>";
-    }
-    if (c.fast) {
-      const double x = x_of(*c.fast);
-      o += "<line class=\"ref ref-fast\" x1=\"" + fmt_coord(x) + "\" y1=\"" + fmt_coord(y0 + 11) + "\" x2=\"" +
-           fmt_coord(x) + "\" y2=\"" + fmt_coord(y0 + 35) + "\"/>";
-      o += "<text class=\"reflabel reflabel-fast\" x=\"" + fmt_coord(label_x(x)) + "\" y=\"" + fmt_coord(y0 + 44) +
-           "\" text-anchor=\"middle\">fast " + esc(fmt_time(*c.fast)) + "</text>";
-    }
+    // A reference time: a vertical line across the bar, labelled above (baseline) or below (fast).
+    const auto reference = [&](double t, const std::string& kind, const std::string& label, double label_y) {
+      const double x = x_of(t);
+      o += "<line class=\"ref ref-" + kind + "\" x1=\"" + fmt_coord(x) + "\" y1=\"" + fmt_coord(y0 + 11) +
+           "\" x2=\"" + fmt_coord(x) + "\" y2=\"" + fmt_coord(y0 + 35) + "\"/>";
+      o += "<text class=\"reflabel reflabel-" + kind + "\" x=\"" + fmt_coord(label_x(x)) + "\" y=\"" +
+           fmt_coord(y0 + label_y) + "\" text-anchor=\"middle\">" + label + " " + esc(fmt_time(t)) + "</text>";
+    };
+    if (c.baseline) reference(*c.baseline, "base", "baseline", 9);
+    if (c.fast) reference(*c.fast, "fast", "fast", 44);
     o += "</g>\n";
   }
   o += "</svg>\n";
