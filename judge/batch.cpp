@@ -86,6 +86,7 @@ void grade_job(const Paths& paths, const BatchOptions& opt, const BatchJob& j, i
   std::vector<std::string> argv = {paths.judge.string(), j.slug, fs::absolute(j.file).string(), "--json",
                                    part.string(), "--device", std::to_string(device)};
   if (!opt.bench) argv.push_back("--no-bench");
+  if (opt.sandbox) argv.push_back("--sandbox");
   if (!opt.seed_file.empty()) argv.insert(argv.end(), {"--seed-file", opt.seed_file});
   const RunResult r = run_command(argv, 4 * 3600, 64 * 1024);
   std::ifstream in(part);
@@ -173,6 +174,7 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
     if (!opt.bench) extra.push_back("--no-bench");
     if (!opt.seed_file.empty()) extra.insert(extra.end(), {"--seed-file", fs::absolute(opt.seed_file).string()});
     if (opt.force) extra.push_back("--force");
+    if (!opt.sandbox) extra.push_back("--no-sandbox");
     SlurmOptions so = opt.slurm_options;
     so.exclusive = opt.bench;  // timings taken beside another task's would be worth nothing
     const SlurmSubmission s = submit_to_slurm(paths.judge, fs::absolute(opt.dir), fs::absolute(opt.out),

@@ -22,6 +22,7 @@ struct BatchOptions {
   bool bench = true;
   std::string seed_file;     // the staff's secret seed
   std::string participant;   // grade only this one (a Slurm array task); no leaderboard
+  bool sandbox = false;      // each child judge runs its submission under bubblewrap
   bool slurm = false;
   SlurmOptions slurm_options;
 };

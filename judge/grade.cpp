@@ -8,6 +8,7 @@
 
 #include "compile.h"
 #include "gpu.h"
+#include "sandbox.h"
 #include "score.h"
 #include "session.h"
 
@@ -186,9 +187,12 @@ std::string first_sanitizer_report(const std::string& out) {
 // cause of an RE (a report, a crash) or "".
 std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs::path& lib, const GradeOptions& opt,
                      const Paths& paths, int threads, const std::vector<std::string>& tool) {
-  std::vector<std::string> wrapper = {compute_sanitizer_path(), "--error-exitcode", "86", "--print-limit", "5"};
+  std::vector<std::string> wrapper =
+      opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), true) : std::vector<std::string>{};
+  wrapper.insert(wrapper.end(), {compute_sanitizer_path(), "--error-exitcode", "86", "--print-limit", "5"});
   wrapper.insert(wrapper.end(), tool.begin(), tool.end());
-  Session s(paths, p, lib, threads, opt.device, wrapper);
+  // Each device buffer its own allocation, so the tool sees reads past one too.
+  Session s(paths, p, lib, threads, opt.device, wrapper, true);
   constexpr double kSlow = 300;  // the tools slow kernels down by orders of magnitude
   std::string failure;
   if (auto bad = failed_call(s.start(kSlow))) failure = bad->message;
@@ -324,7 +328,9 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     return r;
   }
   {
-    Session s(paths, p, lib, r.machine.threads, opt.device);
+    const std::vector<std::string> wrapper =
+        opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), gpu) : std::vector<std::string>{};
+    Session s(paths, p, lib, r.machine.threads, opt.device, wrapper);
     const CallOutcome started = s.start(60);
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);

@@ -20,6 +20,7 @@ struct GradeOptions {
   int threads = 0;    // OpenMP threads; 0 = every core
   int device = 0;     // the CUDA device
   bool sanitize = false;  // compute-sanitizer memcheck on the functional tests
+  bool sandbox = false;   // the runner under bubblewrap (judge/sandbox.h)
 };
 
 class Listener {

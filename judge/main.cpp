@@ -24,6 +24,7 @@
 #include "human.h"
 #include "leaderboard.h"
 #include "pack.h"
+#include "sandbox.h"
 
 using namespace hpcjudge;
 namespace fs = std::filesystem;
@@ -159,12 +160,16 @@ struct GradingFlags {
         ->check(CLI::Range(1, 4096));
     app.add_option("--device", opt.device, "the CUDA device for GPU problems (default 0)")->check(CLI::Range(0, 1024));
     app.add_flag("--sanitize", opt.sanitize, "run compute-sanitizer memcheck on the functional tests (GPU problems)");
+    app.add_flag("--sandbox", opt.sandbox,
+                 "run the submission under bubblewrap: no network, read-only files but a private /tmp");
   }
   // After parsing: the seed file read, the flags checked.
   void settle() {
     opt.bench = !no_bench;
     if (opt.sanitize && compute_sanitizer_path().empty())
       throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
+    if (opt.sandbox && bubblewrap_path().empty())
+      throw UsageError("--sandbox needs bubblewrap (apt-get install bubblewrap), which is not installed here");
     if (seed_file.empty()) return;
     std::ifstream in(seed_file);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -220,6 +225,8 @@ int run(int argc, char** argv) {
     app.add_flag("--force", b.force, "regrade files that already have a report");
     flags.add_to(app, false);
     app.add_option("--participant", b.participant, "grade only this participant (no leaderboard)");
+    bool no_sandbox = false;
+    app.add_flag("--no-sandbox", no_sandbox, "grade without bubblewrap (the default where it is installed)");
     app.add_flag("--slurm", b.slurm, "submit a Slurm job array (a task per participant) instead of grading here");
     app.add_option("--partition", b.slurm_options.partition, "Slurm partition");
     app.add_option("--gres", b.slurm_options.gres, "Slurm generic resources per task, e.g. gpu:1");
@@ -229,6 +236,9 @@ int run(int argc, char** argv) {
     flags.settle();
     if (b.out.empty()) b.out = "results";
     b.bench = flags.opt.bench;
+    b.sandbox = !no_sandbox && !bubblewrap_path().empty();
+    if (!no_sandbox && !b.sandbox && b.participant.empty())
+      std::fprintf(stderr, "warning: bubblewrap is not installed: submissions run without the sandbox\n");
     b.seed_file = flags.seed_file;
     if (!b.seed_file.empty()) b.seed_file = fs::absolute(b.seed_file).string();
     try {

@@ -7,14 +7,13 @@
 namespace hpcjudge {
 
 Session::Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads,
-                 int device, const std::vector<std::string>& wrapper) {
-  // Under compute-sanitizer each device buffer is its own allocation, so the tool sees reads past one too.
-  const bool exact = !wrapper.empty();
+                 int device, const std::vector<std::string>& wrapper, bool exact) {
   int fds[2];
   make_channel(fds);
   channel_ = fds[0];
   SpawnOptions opt;
   opt.argv = wrapper;
+  wrapped_ = !wrapper.empty();
   for (std::string a : {paths.runner.string(), std::string("--problem"), problem.info().slug, std::string("--library"),
                         library.string(), std::string("--channel"), std::string("3"), std::string("--arena"),
                         std::string("4"), std::string("--device"), std::to_string(device)})
@@ -34,6 +33,14 @@ Session::~Session() {
   close(channel_);
 }
 
+// How the child ended. Under a wrapper (bubblewrap) a runner killed by signal N
+// comes back as exit status 128 + N, the shell's convention: named as the signal.
+ExitStatus Session::reap() {
+  ExitStatus st = child_->reap();
+  if (wrapped_ && st.exited && st.code > 128 && st.code < 128 + 65) st = {false, 0, st.code - 128};
+  return st;
+}
+
 void Session::finish() {
   if (finished_) return;
   finished_ = true;
@@ -46,7 +53,7 @@ void Session::finish() {
     child_->kill();
     alive_ = false;
   }
-  exit_ = child_->reap();
+  exit_ = reap();
 }
 
 CallOutcome Session::wait_reply(double timeout_s, const char* during) {
@@ -67,7 +74,7 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
   std::optional<nlohmann::json> reply;
   if (w == Child::Wake::Readable) reply = receive_message(channel_);
   if (!reply) {
-    const ExitStatus st = exit_ = child_->reap();
+    const ExitStatus st = exit_ = reap();
     alive_ = false;
     o.status = CallOutcome::Crashed;
     o.message = std::string("the process ended with ") + st.describe() + " during " + during;
@@ -79,7 +86,7 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
     if (reply->value("fatal", false)) {  // the child ends itself: wait for it
       child_->wait(-1, Clock::now() + std::chrono::seconds(10));
       child_->kill();
-      exit_ = child_->reap();
+      exit_ = reap();
       alive_ = false;
     }
     return o;

@@ -24,9 +24,10 @@ struct CallOutcome {
 
 class Session {
  public:
-  // wrapper: a command the runner runs under (compute-sanitizer and its options), or empty.
+  // wrapper: the commands the runner runs under (bubblewrap, compute-sanitizer, with
+  // their options), or empty. exact_buffers: a device allocation per buffer (for the sanitizers).
   Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads, int device,
-          const std::vector<std::string>& wrapper = {});
+          const std::vector<std::string>& wrapper = {}, bool exact_buffers = false);
   ~Session();
   // Waits for the child to load the submission.
   CallOutcome start(double timeout_s);
@@ -45,11 +46,13 @@ class Session {
 
  private:
   CallOutcome wait_reply(double timeout_s, const char* during);
+  ExitStatus reap();
   SharedArena arena_;
   int channel_ = -1;
   std::unique_ptr<Child> child_;
   bool alive_ = false;
   bool finished_ = false;
+  bool wrapped_ = false;
   ExitStatus exit_;
 };
 

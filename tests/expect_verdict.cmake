@@ -5,8 +5,8 @@
 #   hpcjudge-test: message=TEXT       the report's message must contain TEXT (each of several
 #                                     such lines)
 #   hpcjudge-test: truncated-output   the report must say the output was truncated
-#   hpcjudge-test: args=A B ...       more judge options (--sanitize: skipped where
-#                                     compute-sanitizer is not installed)
+#   hpcjudge-test: args=A B ...       more judge options (--sanitize, --sandbox: skipped where
+#                                     compute-sanitizer or bubblewrap is not installed)
 file(READ ${FILE} source)
 get_filename_component(name ${FILE} NAME_WE)
 file(MAKE_DIRECTORY ${OUT})
@@ -23,6 +23,10 @@ execute_process(COMMAND ${JUDGE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out 
 message("${out}${err}")
 if(rc EQUAL 2 AND err MATCHES "needs compute-sanitizer" AND NOT "$ENV{HPCJUDGE_REQUIRE_GPU}")
   message("HPCJUDGE-SKIP: compute-sanitizer is not installed")
+  return()
+endif()
+if(rc EQUAL 2 AND err MATCHES "needs bubblewrap")
+  message("HPCJUDGE-SKIP: bubblewrap is not installed")
   return()
 endif()
 if(NOT EXISTS ${report})

@@ -8,7 +8,7 @@
 #                                  and a single-node Slurm with munge (the cluster test)
 set -euo pipefail
 
-pkgs=(cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev libcatch2-dev)
+pkgs=(cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev libcatch2-dev bubblewrap)
 if [ "${1:-}" = --test ]; then pkgs+=(chromium slurmctld slurmd slurm-client munge); fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,39 @@
+#include "sandbox.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace hpcjudge {
+
+namespace fs = std::filesystem;
+
+std::string bubblewrap_path() {
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream ss(path);
+    std::string d;
+    while (std::getline(ss, d, ':'))
+      if (access((fs::path(d) / "bwrap").c_str(), X_OK) == 0) return (fs::path(d) / "bwrap").string();
+  }
+  return "";
+}
+
+std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& submission_dir, bool gpu) {
+  std::vector<std::string> w = {bubblewrap_path(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
+                                "--tmpfs", "/tmp", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                                "--die-with-parent"};
+  // The GPU's device nodes, and nothing else of the host's /dev.
+  if (gpu && fs::exists("/dev"))
+    for (const auto& e : fs::directory_iterator("/dev")) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("nvidia", 0) == 0) w.insert(w.end(), {"--dev-bind", e.path().string(), e.path().string()});
+    }
+  // The answers and the tests are not the submission's to read.
+  for (const char* hidden : {"reference", "tests"})
+    if (fs::is_directory(paths.root / hidden)) w.insert(w.end(), {"--tmpfs", (paths.root / hidden).string()});
+  w.insert(w.end(), {"--ro-bind", submission_dir.string(), submission_dir.string(), "--chdir", "/tmp"});
+  return w;
+}
+
+}  // namespace hpcjudge

@@ -1,0 +1,20 @@
+// --sandbox: the runner child under bubblewrap (Debian's `bubblewrap`). No
+// network, the whole filesystem read-only, a private /tmp, a minimal /dev
+// plus the GPU's device nodes, and the repository's reference/ and tests/
+// hidden. The compiled submission is bound in read-only.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "paths.h"
+
+namespace hpcjudge {
+
+// bwrap on PATH ("" when not installed).
+std::string bubblewrap_path();
+
+// The command the runner is started under.
+std::vector<std::string> sandbox_wrapper(const Paths& paths, const std::filesystem::path& submission_dir, bool gpu);
+
+}  // namespace hpcjudge
