@@ -6,10 +6,12 @@
 // the judge's, in its own process.
 //
 //   hpcjudge-runner --problem SLUG --library SO --channel FD --arena FD [--device N] [--exact-buffers]
+//                   [--memory-limit BYTES]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -137,6 +139,9 @@ int serve(const Target& t, int channel, Mapping& arena) {
 #endif
         reply = {{"ok", true}, {"seconds", std::chrono::duration<double>(t1 - t0).count()}, {"ret", ret}};
       }
+    } catch (const std::bad_alloc&) {
+      reply = {{"error", "solve() ran out of memory: it asked for more host memory than the limit allows"},
+               {"memory_limit", true}};
     } catch (const std::exception& e) {
       reply = {{"error", std::string("solve() threw an exception: ") + e.what()}};
     } catch (...) {
@@ -157,6 +162,7 @@ int main(int argc, char** argv) {
   std::string slug, library;
   int channel = -1;
   bool probe = false;
+  unsigned long long memory_limit = 0;  // bytes of address space, CPU problems (0: none)
   Target t;
   Mapping arena;
   for (int i = 1; i < argc; ++i) {
@@ -169,6 +175,7 @@ int main(int argc, char** argv) {
     else if (k == "--arena") arena.fd = std::stoi(v), ++i;
     else if (k == "--device") t.device = std::stoi(v), ++i;
     else if (k == "--exact-buffers") t.exact_buffers = true;
+    else if (k == "--memory-limit") memory_limit = std::stoull(v), ++i;
   }
   if (probe) {
 #ifdef HPCJUDGE_HAVE_CUDA
@@ -186,6 +193,10 @@ int main(int argc, char** argv) {
   if (!t.problem) {
     send_message(channel, {{"error", "runner: unknown problem " + slug}});
     return 2;
+  }
+  if (memory_limit > 0) {  // before the submission is loaded: its static initialisers count too
+    const rlimit lim{memory_limit, memory_limit};
+    setrlimit(RLIMIT_AS, &lim);
   }
   void* lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {

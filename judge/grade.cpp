@@ -118,6 +118,7 @@ std::optional<Checked> failed_call(const CallOutcome& o) {
   switch (o.status) {
     case CallOutcome::Ok: return std::nullopt;
     case CallOutcome::TimedOut: return Checked{Verdict::TLE, o.message};
+    case CallOutcome::OutOfMemory: return Checked{Verdict::MLE, o.message};
     case CallOutcome::Crashed:
     case CallOutcome::Error: return Checked{Verdict::RE, o.message};
   }
@@ -128,6 +129,17 @@ void set_verdict(Report& r, Verdict v, const std::string& where, const std::stri
   if (worst(r.verdict, v) == r.verdict && r.verdict != Verdict::AC) return;
   r.verdict = v;
   r.message = where.empty() ? message : where + ": " + message;
+}
+
+// The host memory a CPU submission's process may map: the arena of its largest
+// case twice over, plus 4 GiB for the runtime, its threads and the cache flush.
+// (Not for GPU problems: the CUDA driver reserves far more address space than it uses.)
+size_t host_memory_limit(const Problem& p) {
+  size_t largest = 0;
+  std::vector<Case> cases = p.tests();
+  for (const Case& c : p.benchmarks()) cases.push_back(c);
+  for (const Case& c : cases) largest = std::max(largest, ArenaLayout::plan(p.signature(c).buffers).total);
+  return 2 * largest + (size_t{4} << 30);
 }
 
 // One functional test: inputs of input set `set`, the call, every check.
@@ -330,7 +342,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   {
     const std::vector<std::string> wrapper =
         opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), gpu) : std::vector<std::string>{};
-    Session s(paths, p, lib, r.machine.threads, opt.device, wrapper);
+    Session s(paths, p, lib, r.machine.threads, opt.device, wrapper, false, gpu ? 0 : host_memory_limit(p));
     const CallOutcome started = s.start(60);
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);

@@ -7,7 +7,7 @@
 namespace hpcjudge {
 
 Session::Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads,
-                 int device, const std::vector<std::string>& wrapper, bool exact) {
+                 int device, const std::vector<std::string>& wrapper, bool exact, size_t memory_limit) {
   int fds[2];
   make_channel(fds);
   channel_ = fds[0];
@@ -19,6 +19,7 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
                         std::string("4"), std::string("--device"), std::to_string(device)})
     opt.argv.push_back(a);
   if (exact) opt.argv.push_back("--exact-buffers");
+  if (memory_limit > 0) opt.argv.insert(opt.argv.end(), {"--memory-limit", std::to_string(memory_limit)});
   opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // The runner links the problem descriptions, and with them OpenBLAS: keep its
   // thread pool out of the submission's process.
@@ -81,7 +82,7 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
     return o;
   }
   if (reply->contains("error")) {
-    o.status = CallOutcome::Error;
+    o.status = reply->value("memory_limit", false) ? CallOutcome::OutOfMemory : CallOutcome::Error;
     o.message = (*reply)["error"].get<std::string>();
     if (reply->value("fatal", false)) {  // the child ends itself: wait for it
       child_->wait(-1, Clock::now() + std::chrono::seconds(10));

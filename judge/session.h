@@ -16,7 +16,7 @@
 namespace hpcjudge {
 
 struct CallOutcome {
-  enum Status { Ok, Error, Crashed, TimedOut } status = Ok;
+  enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory } status = Ok;
   double seconds = 0;  // the call, as the runner timed it
   int64_t ret = 0;     // solve()'s return value, for problems whose solve returns one
   std::string message;
@@ -27,7 +27,7 @@ class Session {
   // wrapper: the commands the runner runs under (bubblewrap, compute-sanitizer, with
   // their options), or empty. exact_buffers: a device allocation per buffer (for the sanitizers).
   Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads, int device,
-          const std::vector<std::string>& wrapper = {}, bool exact_buffers = false);
+          const std::vector<std::string>& wrapper = {}, bool exact_buffers = false, size_t memory_limit = 0);
   ~Session();
   // Waits for the child to load the submission.
   CallOutcome start(double timeout_s);
