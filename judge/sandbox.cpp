@@ -29,10 +29,14 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& sub
       const std::string name = e.path().filename().string();
       if (name.rfind("nvidia", 0) == 0) w.insert(w.end(), {"--dev-bind", e.path().string(), e.path().string()});
     }
+  // The runner and the compiled submission, read-only, also where they live under
+  // /tmp (a checkout or a build there), which the private /tmp would hide.
+  for (const fs::path& dir : {paths.runner.parent_path(), submission_dir})
+    w.insert(w.end(), {"--ro-bind", dir.string(), dir.string()});
   // The answers and the tests are not the submission's to read.
   for (const char* hidden : {"reference", "tests"})
     if (fs::is_directory(paths.root / hidden)) w.insert(w.end(), {"--tmpfs", (paths.root / hidden).string()});
-  w.insert(w.end(), {"--ro-bind", submission_dir.string(), submission_dir.string(), "--chdir", "/tmp"});
+  w.insert(w.end(), {"--chdir", "/tmp"});
   return w;
 }
 

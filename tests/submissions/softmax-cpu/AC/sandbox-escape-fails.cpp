@@ -13,11 +13,14 @@
 static void escape_attempts() {
     namespace fs = std::filesystem;
     // The runner is <repo>/build/judge/hpcjudge-runner: the repository is three levels up.
-    const fs::path repo = fs::read_symlink("/proc/self/exe").parent_path().parent_path().parent_path();
-    // 1. Writing outside the private /tmp.
-    for (const fs::path p : {repo / "escaped.txt", fs::path("/var/tmp/hpcjudge-escaped.txt")}) {
+    const fs::path runner_dir = fs::read_symlink("/proc/self/exe").parent_path();
+    const fs::path repo = runner_dir.parent_path().parent_path();
+    // 1. Writing outside the private /tmp: beside the runner, and in /var/tmp.
+    for (const fs::path p : {runner_dir / "escaped.txt", fs::path("/var/tmp/hpcjudge-escaped.txt")}) {
         std::ofstream f(p);
         if (f << "escaped" && f.flush()) {
+            f.close();
+            fs::remove(p);
             std::fprintf(stderr, "wrote %s\n", p.c_str());
             std::abort();
         }
