@@ -1,9 +1,1 @@
-// A missing closing brace. Must get CE: the file does not parse.
-// hpcjudge-test: message= error: 
-extern "C" void solve(const float* A, const float* B, float* C, int M, int N, int K) {
-    for (int i = 0; i < M; ++i)
-        for (int j = 0; j < K; ++j) {
-            float s = 0.0f;
-            for (int n = 0; n < N; ++n) s += A[(long)i * N + n] * B[(long)n * K + j];
-            C[(long)i * K + j] = s;
-}
+../../../submissions/matmul-cpu/CE/syntax-error.cpp
