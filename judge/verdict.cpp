@@ -16,16 +16,6 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
-bool parse_verdict(const std::string& s, Verdict& out) {
-  for (Verdict v : {Verdict::AC, Verdict::WA, Verdict::MLE, Verdict::TLE, Verdict::RE, Verdict::CE, Verdict::SKIP,
-                    Verdict::FAIL})
-    if (s == verdict_name(v)) {
-      out = v;
-      return true;
-    }
-  return false;
-}
-
 namespace {
 int rank(Verdict v) {
   switch (v) {

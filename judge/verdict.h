@@ -8,7 +8,6 @@ namespace hpcjudge {
 enum class Verdict { AC, WA, MLE, TLE, RE, CE, SKIP, FAIL };
 
 const char* verdict_name(Verdict v);
-bool parse_verdict(const std::string& s, Verdict& out);
 // The worse of two verdicts (FAIL over everything, SKIP over AC only).
 Verdict worst(Verdict a, Verdict b);
 
