@@ -19,12 +19,17 @@ size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 ArenaLayout ArenaLayout::plan(const std::vector<BufferSpec>& buffers) {
   ArenaLayout l;
+  l.offset.resize(buffers.size());
+  l.bytes.resize(buffers.size());
+  for (int pass = 0; pass < 2; ++pass)  // workspaces in the second pass
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if ((buffers[i].role == Role::Workspace) == (pass == 1)) l.order.push_back(static_cast<int>(i));
   size_t at = kGuardBytes;
-  for (const auto& b : buffers) {
+  for (int i : l.order) {
     at = round_up(at, kPage);
-    l.offset.push_back(at);
-    l.bytes.push_back(b.bytes());
-    at += b.bytes() + kGuardBytes;
+    l.offset[i] = at;
+    l.bytes[i] = buffers[i].bytes();
+    at += buffers[i].bytes() + kGuardBytes;
   }
   l.total = round_up(at, kPage);
   return l;
@@ -53,7 +58,7 @@ void SharedArena::reserve(size_t bytes) {
 
 void fill_guards(std::byte* base, const ArenaLayout& l) {
   size_t at = 0;
-  for (size_t i = 0; i < l.offset.size(); ++i) {
+  for (int i : l.order) {
     std::memset(base + at, static_cast<int>(kGuardByte), l.offset[i] - at);
     at = l.offset[i] + l.bytes[i];
   }
@@ -69,16 +74,17 @@ void fill_sentinel(const BufferView& v) {
 }
 
 std::optional<GuardViolation> check_guards(const std::byte* base, const ArenaLayout& l) {
-  // Guard region k lies between the end of buffer k-1 (or the arena's start)
-  // and the start of buffer k (or the arena's end).
-  const size_t n = l.offset.size();
+  // Guard region k lies between the end of the k-th buffer in the arena minus
+  // one (or the arena's start) and the start of the k-th (or the arena's end).
+  const size_t n = l.order.size();
   for (size_t k = 0; k <= n; ++k) {
-    const size_t lo = k == 0 ? 0 : l.offset[k - 1] + l.bytes[k - 1];
-    const size_t hi = k == n ? l.total : l.offset[k];
+    const int before = k == 0 ? -1 : l.order[k - 1], after = k == n ? -1 : l.order[k];
+    const size_t lo = before < 0 ? 0 : l.offset[before] + l.bytes[before];
+    const size_t hi = after < 0 ? l.total : l.offset[after];
     // Scan from both ends so the report names the write nearest to a buffer.
     for (size_t d = 0; lo + d < hi; ++d) {
-      if (k > 0 && base[lo + d] != kGuardByte) return GuardViolation{static_cast<int>(k - 1), false, d};
-      if (k < n && base[hi - 1 - d] != kGuardByte) return GuardViolation{static_cast<int>(k), true, d + 1};
+      if (before >= 0 && base[lo + d] != kGuardByte) return GuardViolation{before, false, d};
+      if (after >= 0 && base[hi - 1 - d] != kGuardByte) return GuardViolation{after, true, d + 1};
     }
   }
   return std::nullopt;

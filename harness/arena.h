@@ -5,7 +5,9 @@
 // verifies is never the child's own say-so.
 //
 // Layout: each buffer starts on a page boundary with at least kGuardBytes of
-// guard bytes before and after it.
+// guard bytes before and after it. Workspaces come last, after every other
+// buffer: their pages are never written on the host, so a large one costs no
+// host memory.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +25,7 @@ inline constexpr std::byte kGuardByte{0xA5};
 struct ArenaLayout {
   std::vector<size_t> offset;  // of each buffer's first byte
   std::vector<size_t> bytes;
+  std::vector<int> order;      // buffer indices by increasing offset
   size_t total = 0;
   static ArenaLayout plan(const std::vector<BufferSpec>& buffers);
 };

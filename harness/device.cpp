@@ -3,7 +3,10 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "device_memory.h"
 
 namespace hpcjudge::device {
 
@@ -93,6 +96,7 @@ nlohmann::json sensors(int index) {
 }
 
 DeviceArena::DeviceArena(int index) {
+  RunnerAllocation mine;
   check(cudaSetDevice(index), "cudaSetDevice");
   check(cudaFree(nullptr), "creating the CUDA context");
   int l2 = 0;
@@ -101,6 +105,7 @@ DeviceArena::DeviceArena(int index) {
 }
 
 DeviceArena::~DeviceArena() {
+  RunnerAllocation mine;
   for (auto& [p, n] : exact_) cudaFree(p);
   if (pinned_) cudaHostUnregister(pinned_);
   if (base_) cudaFree(base_);
@@ -120,7 +125,28 @@ void DeviceArena::pin(std::byte* host, size_t bytes) {
   }
 }
 
-void DeviceArena::upload(std::byte* host, size_t bytes) {
+namespace {
+// A byte that differs from one call to the next, for scratch memory.
+int garbage_byte() {
+  static unsigned char round = 0x3C;
+  round = static_cast<unsigned char>(round * 5 + 17);
+  return round;
+}
+
+// Runs `copy(from, to)` over [0, bytes) minus the scratch spans (sorted by offset).
+template <class Copy>
+void around(size_t bytes, const DeviceArena::Spans& scratch, Copy copy) {
+  size_t at = 0;
+  for (const auto& [off, n] : scratch) {
+    if (off > at) copy(at, off);
+    at = std::max(at, off + n);
+  }
+  if (bytes > at) copy(at, bytes);
+}
+}  // namespace
+
+void DeviceArena::upload(std::byte* host, size_t bytes, const Spans& scratch) {
+  RunnerAllocation mine;
   if (bytes > size_) {
     if (base_) check(cudaFree(base_), "cudaFree");
     base_ = nullptr;
@@ -129,21 +155,30 @@ void DeviceArena::upload(std::byte* host, size_t bytes) {
     base_ = static_cast<std::byte*>(p);
     size_ = bytes;
   }
-  pin(host, bytes);
-  check(cudaMemcpy(base_, host, bytes, cudaMemcpyHostToDevice), "copying the inputs to the device");
+  pin(host, scratch.empty() ? bytes : scratch.front().first);  // workspaces come last: never pinned
+  around(bytes, scratch, [&](size_t from, size_t to) {
+    check(cudaMemcpy(base_ + from, host + from, to - from, cudaMemcpyHostToDevice), "copying the inputs to the device");
+  });
+  const int g = garbage_byte();
+  for (const auto& [off, n] : scratch) check(cudaMemset(base_ + off, g, n), "filling the workspace");
 }
 
-void DeviceArena::download(std::byte* host, size_t bytes) {
-  check(cudaMemcpy(host, base_, bytes, cudaMemcpyDeviceToHost), "copying the outputs from the device");
+void DeviceArena::download(std::byte* host, size_t bytes, const Spans& scratch) {
+  around(bytes, scratch, [&](size_t from, size_t to) {
+    check(cudaMemcpy(host + from, base_ + from, to - from, cudaMemcpyDeviceToHost),
+          "copying the outputs from the device");
+  });
 }
 
 void DeviceArena::flush_l2() {
+  RunnerAllocation mine;
   if (!flush_) check(cudaMalloc(&flush_, flush_bytes_), "allocating the L2 flush buffer");
   static unsigned char round = 0;
   check(cudaMemset(flush_, ++round, flush_bytes_), "flushing the L2");
 }
 
-void DeviceArena::upload_exact(std::byte* host, const Spans& buffers) {
+void DeviceArena::upload_exact(std::byte* host, const Spans& buffers, const std::vector<bool>& scratch) {
+  RunnerAllocation mine;
   exact_.resize(std::max(exact_.size(), buffers.size()), {nullptr, 0});
   for (size_t i = 0; i < buffers.size(); ++i) {
     auto& [p, n] = exact_[i];
@@ -153,13 +188,14 @@ void DeviceArena::upload_exact(std::byte* host, const Spans& buffers) {
       check(cudaMalloc(&p, buffers[i].second), "allocating a device buffer");
       n = buffers[i].second;
     }
-    check(cudaMemcpy(p, host + buffers[i].first, n, cudaMemcpyHostToDevice), "copying a buffer to the device");
+    if (scratch[i]) check(cudaMemset(p, garbage_byte(), n), "filling the workspace");
+    else check(cudaMemcpy(p, host + buffers[i].first, n, cudaMemcpyHostToDevice), "copying a buffer to the device");
   }
 }
 
-void DeviceArena::download_exact(std::byte* host, const Spans& buffers) {
+void DeviceArena::download_exact(std::byte* host, const Spans& buffers, const std::vector<bool>& scratch) {
   for (size_t i = 0; i < buffers.size(); ++i)
-    check(cudaMemcpy(host + buffers[i].first, exact_[i].first, buffers[i].second, cudaMemcpyDeviceToHost),
+    if (!scratch[i]) check(cudaMemcpy(host + buffers[i].first, exact_[i].first, buffers[i].second, cudaMemcpyDeviceToHost),
           "copying a buffer from the device");
 }
 

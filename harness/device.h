@@ -23,9 +23,14 @@ class DeviceArena {
  public:
   explicit DeviceArena(int index);  // selects the device and creates its context
   ~DeviceArena();
-  // Copies `bytes` of the host arena to the device (growing it as needed).
-  void upload(std::byte* host, size_t bytes);
-  void download(std::byte* host, size_t bytes);
+  // (offset, bytes) spans of the arena.
+  using Spans = std::vector<std::pair<size_t, size_t>>;
+  // Copies `bytes` of the host arena to the device (growing it as needed),
+  // except the `scratch` spans (workspaces), which are filled with garbage on
+  // the device instead: never copied, and never the same twice.
+  void upload(std::byte* host, size_t bytes, const Spans& scratch);
+  // Copies the arena back, except the scratch spans.
+  void download(std::byte* host, size_t bytes, const Spans& scratch);
   std::byte* base() const { return base_; }
   // Writes twice the L2's size, so the timed call starts with a cold L2.
   void flush_l2();
@@ -33,9 +38,9 @@ class DeviceArena {
   // Exact mode, for runs under compute-sanitizer: each buffer (offset, bytes in
   // the host arena) gets an allocation of exactly its size, so the tool sees
   // any access outside a buffer, reads included.
-  using Spans = std::vector<std::pair<size_t, size_t>>;
-  void upload_exact(std::byte* host, const Spans& buffers);
-  void download_exact(std::byte* host, const Spans& buffers);
+  // Buffer i is scratch when scratch[i]: filled with garbage, not copied back.
+  void upload_exact(std::byte* host, const Spans& buffers, const std::vector<bool>& scratch);
+  void download_exact(std::byte* host, const Spans& buffers, const std::vector<bool>& scratch);
   void* exact(size_t i) const { return exact_[i].first; }
 
  private:

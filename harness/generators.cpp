@@ -1,5 +1,8 @@
 #include "generators.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "philox.h"
 
 namespace hpcjudge::gen {
@@ -46,6 +49,104 @@ void uniform_with_spikes(std::span<float> out, uint64_t seed, uint32_t stream, d
 
 void constant(std::span<float> out, float value) {
   for (float& x : out) x = value;
+}
+
+namespace {
+
+// 32 random bits for position i of a stream: one Philox call serves four positions.
+struct Bits {
+  uint64_t seed;
+  uint32_t stream;
+  uint64_t block = ~uint64_t{0};
+  Philox4x32 r{};
+  uint32_t operator()(uint64_t i) {
+    if (i / 4 != block) r = philox_bits(seed, stream, block = i / 4);
+    return r.v[i % 4];
+  }
+};
+
+// A byte from the alphabet chosen by `bits`, different from `prev` (prev < 0: any).
+uint8_t pick(uint32_t bits, int prev, std::span<const uint8_t> alphabet) {
+  const size_t a = alphabet.empty() ? 256 : alphabet.size();
+  size_t k = bits % a;
+  auto at = [&](size_t j) { return alphabet.empty() ? static_cast<uint8_t>(j) : alphabet[j]; };
+  if (at(k) == prev) k = (k + 1 + (bits >> 16) % (a - 1)) % a;
+  return at(k);
+}
+
+}  // namespace
+
+void byte_runs(std::span<uint8_t> out, uint64_t seed, uint32_t stream, double mean,
+               std::span<const uint8_t> alphabet) {
+  // A new run where the top 24 bits fall below 2^24 / mean.
+  const auto threshold = static_cast<uint32_t>(16777216.0 / (mean < 1 ? 1 : mean));
+  Bits bits{seed, stream};
+  int prev = -1;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const uint32_t b = bits(i);
+    if (prev < 0 || (b >> 8) < threshold) prev = pick(b, prev, alphabet);
+    out[i] = static_cast<uint8_t>(prev);
+  }
+}
+
+void random_bytes(std::span<uint8_t> out, uint64_t seed, uint32_t stream) {
+  Bits bits{seed, stream};
+  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(bits(i) >> 24);
+}
+
+void run_lengths(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uint32_t stream) {
+  if (lengths.empty()) return;
+  // Knuth's selection sampling: gap g (between byte g and g + 1) is a cut with
+  // probability needed / remaining, in exact integer arithmetic.
+  uint64_t needed = lengths.size() - 1, run = 0, length = 1;
+  Bits bits{seed, stream};
+  for (uint64_t g = 0; g + 1 < total && needed > 0; ++g) {
+    const uint64_t remaining = total - 1 - g;
+    if (static_cast<uint64_t>(bits(g)) * remaining < (needed << 32)) {
+      lengths[run++] = static_cast<uint32_t>(length);
+      length = 1;
+      --needed;
+    } else {
+      ++length;
+    }
+  }
+  // The last run takes the rest.
+  uint64_t used = 0;
+  for (uint64_t k = 0; k < run; ++k) used += lengths[k];
+  lengths[run] = static_cast<uint32_t>(total - used);
+}
+
+void run_bytes(std::span<uint8_t> bytes, uint64_t seed, uint32_t stream, std::span<const uint8_t> alphabet) {
+  Bits bits{seed, stream};
+  int prev = -1;
+  for (size_t i = 0; i < bytes.size(); ++i) prev = bytes[i] = pick(bits(i), prev, alphabet);
+}
+
+void bitmap(std::span<uint8_t> out, int64_t width, uint64_t seed, uint32_t stream) {
+  const auto n = static_cast<int64_t>(out.size());
+  const int64_t height = width > 0 ? n / width : 0;
+  std::fill(out.begin(), out.end(), uint8_t{0});
+  const uint8_t palette[] = {0x00, 0xFF, 0x80, 0x3C, 0xC3, 0x11};
+  // About 48 shapes, each up to a quarter of the width across.
+  for (uint64_t s = 0; s < 48 && width > 0 && height > 0; ++s) {
+    const Philox4x32 r = philox_bits(seed, stream, s);
+    const int64_t cx = r.v[0] % width, cy = r.v[1] % height;
+    const int64_t size = 1 + r.v[2] % std::max<int64_t>(1, width / 4);
+    const uint8_t colour = palette[1 + (r.v[3] >> 8) % 5];
+    const bool disc = r.v[3] & 1;
+    const int64_t y0 = std::max<int64_t>(0, cy - size), y1 = std::min(height, cy + size);
+    for (int64_t y = y0; y < y1; ++y) {
+      int64_t half = size;  // a rectangle's half width; a disc's at this row
+      if (disc) {
+        const int64_t dy = y - cy, r2 = size * size - dy * dy;
+        half = static_cast<int64_t>(std::sqrt(static_cast<double>(r2)));  // exact for r2 < 2^52
+        while (half * half > r2) --half;
+        while ((half + 1) * (half + 1) <= r2) ++half;
+      }
+      const int64_t x0 = std::max<int64_t>(0, cx - half), x1 = std::min(width, cx + half);
+      if (x0 < x1) std::fill(out.begin() + y * width + x0, out.begin() + y * width + x1, colour);
+    }
+  }
 }
 
 uint64_t fnv1a(std::span<const std::byte> bytes) {

@@ -23,6 +23,30 @@ void uniform_with_spikes(std::span<float> out, uint64_t seed, uint32_t stream, d
 // Every element equal to `value`.
 void constant(std::span<float> out, float value);
 
+// --- Bytes in runs (the run-length problems) --------------------------------
+// Integer arithmetic only, so the same bytes everywhere.
+
+// Bytes in runs whose lengths are geometric with mean `mean` (>= 1): each byte
+// starts a new run with probability 1/mean, and a new run's byte differs from
+// the one before, drawn from `alphabet` (all 256 values when empty; at least 2).
+void byte_runs(std::span<uint8_t> out, uint64_t seed, uint32_t stream, double mean,
+               std::span<const uint8_t> alphabet = {});
+
+// Independent uniform bytes (runs happen by chance).
+void random_bytes(std::span<uint8_t> out, uint64_t seed, uint32_t stream);
+
+// Run lengths, each >= 1, summing to `total` (>= lengths.size()): the cuts are a
+// uniformly random subset of the total - 1 gaps (selection sampling), so the
+// lengths are close to geometric with mean total / lengths.size().
+void run_lengths(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uint32_t stream);
+
+// One byte per run, each different from the one before, from `alphabet` as in byte_runs.
+void run_bytes(std::span<uint8_t> bytes, uint64_t seed, uint32_t stream, std::span<const uint8_t> alphabet = {});
+
+// A bitmap `width` pixels wide (rows of out.size() / width), row-major: a
+// background with rectangles and discs in a few colours, so rows have long runs.
+void bitmap(std::span<uint8_t> out, int64_t width, uint64_t seed, uint32_t stream);
+
 // 64-bit FNV-1a of the bytes: the golden checksum the generator tests pin.
 uint64_t fnv1a(std::span<const std::byte> bytes);
 

@@ -49,6 +49,43 @@ Signature& Signature::scalar(int64_t value) {
   return *this;
 }
 
+Signature& Signature::workspace(std::string name, std::vector<int64_t> size_args) {
+  args.push_back({static_cast<int>(buffers.size()), 0});
+  buffers.push_back({std::move(name), DType::U8, Role::Workspace, 0, 0});
+  workspace_args = std::move(size_args);
+  return *this;
+}
+
+int Signature::workspace_index() const {
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i].role == Role::Workspace) return static_cast<int>(i);
+  return -1;
+}
+
+size_t Signature::input_bytes() const {
+  size_t n = 0;
+  for (const auto& b : buffers)
+    if (b.role == Role::In) n += b.bytes();
+  return n;
+}
+
+size_t Signature::total_bytes() const {
+  size_t n = 0;
+  for (const auto& b : buffers) n += b.bytes();
+  return n;
+}
+
+ExpectedOutput ExpectedOutput::close(std::vector<double> values) {
+  ExpectedOutput o;
+  o.count = values.size();
+  o.values = std::move(values);
+  return o;
+}
+
+size_t Problem::device_memory_limit(const Case&, const Signature& sig) const {
+  return sig.total_bytes() + (size_t{64} << 20);
+}
+
 const BufferView& Buffers::operator[](std::string_view name) const {
   for (const auto& v : views_)
     if (v.spec->name == name) return v;

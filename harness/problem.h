@@ -8,9 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -23,7 +25,11 @@ namespace hpcjudge {
 enum class DType : uint8_t { F32, U8, U32 };
 size_t dtype_size(DType t);
 
-enum class Role : uint8_t { In, Out };
+// In: filled by the judge, read-only for solve. Out: filled with a sentinel,
+// checked after the call. Workspace: scratch memory the judge allocates for
+// solve (its size asked of the submission's workspace_size()), neither read
+// nor checked, filled with garbage before every call.
+enum class Role : uint8_t { In, Out, Workspace };
 enum class Kind : uint8_t { CPU, GPU };
 const char* kind_name(Kind k);
 
@@ -55,9 +61,16 @@ struct Arg {
 struct Signature {
   std::vector<BufferSpec> buffers;
   std::vector<Arg> args;
+  // The arguments of workspace_size() when the signature has a workspace.
+  std::vector<int64_t> workspace_args;
   Signature& in(std::string name, DType t, size_t count, size_t cols = 0);
   Signature& out(std::string name, DType t, size_t count, size_t cols = 0);
   Signature& scalar(int64_t value);
+  // A `void*` scratch buffer of workspace_size(size_args...) bytes (count 0 until the judge asks).
+  Signature& workspace(std::string name, std::vector<int64_t> size_args);
+  int workspace_index() const;  // -1 without one
+  size_t input_bytes() const;   // the bytes of every input buffer together
+  size_t total_bytes() const;   // of every buffer
 };
 
 // A buffer's bytes, typed on demand.
@@ -82,8 +95,28 @@ class Buffers {
   std::vector<BufferView> views_;
 };
 
-// The reference's answer for each output buffer, in Signature::buffers order of the outputs.
-using Expected = std::vector<std::vector<double>>;
+// The reference's answer for one output buffer.
+struct ExpectedOutput {
+  std::vector<double> values;    // a float output: compared within the tolerance
+  std::vector<std::byte> exact;  // an integer output: its exact bytes, in the buffer's own type
+  size_t count = 0;              // the elements checked, from the first (solve may use the rest freely)
+  static ExpectedOutput close(std::vector<double> values);
+  template <class T>
+  static ExpectedOutput exactly(std::span<const T> values) {
+    ExpectedOutput o;
+    o.count = values.size();
+    const auto* b = reinterpret_cast<const std::byte*>(values.data());
+    o.exact.assign(b, b + values.size_bytes());
+    return o;
+  }
+};
+
+// The reference's answer: every output buffer's, in Signature::buffers order of
+// the outputs, and for a solve() that returns a count, that count.
+struct Expected {
+  std::vector<ExpectedOutput> outputs;
+  std::optional<int64_t> ret;
+};
 
 struct Model {
   double bytes = 0;  // minimal traffic: each input read once, each output written once
@@ -112,6 +145,10 @@ struct ProblemInfo {
   // Libraries beyond the standard library and OpenMP or the CUDA runtime that a
   // submission may use, by family name ("cub", "cublas", ...; see judge/libraries.h).
   std::vector<std::string> allowed_libraries;
+  // Workspace limit, in bytes per byte of input: workspace_size() asking for more is MLE.
+  double workspace_per_input_byte = 16;
+  // Keep reference answers on disk (slow references, such as attention at N = 16,384).
+  bool cache_reference = false;
 };
 
 class Problem {
@@ -127,17 +164,31 @@ class Problem {
   virtual Expected reference(const Case& c, const Buffers& bufs) const = 0;
   virtual Tolerance tolerance(const Case& c) const = 0;
   virtual Model model(const Case& c) const = 0;
+  // The model for one input set, where the traffic depends on the data (the runs
+  // of a run-length code); by default model(c).
+  virtual Model model_of(const Case& c, const Expected&) const { return model(c); }
+  // Device memory solve() may hold allocated at any moment (cudaMalloc and kin
+  // inside solve, counted by the runner); more is MLE. Default: as much as the
+  // case's buffers together, plus 64 MiB.
+  virtual size_t device_memory_limit(const Case& c, const Signature& sig) const;
   // Calls the submission's solve (the symbol `solve` of the loaded library).
   virtual int64_t invoke(void* solve, std::span<const ArgValue> args) const = 0;
+  // Calls its workspace_size (for problems whose signature has a workspace).
+  virtual int64_t invoke_workspace_size(void*, std::span<const ArgValue>) const { return 0; }
 };
 
 // The base every problem derives from: Fn is the function type in its header,
 // `decltype(solve)`, so the call is type-checked against the header itself.
-template <class Fn>
+// WorkspaceFn, where the problem has one, is `decltype(workspace_size)`.
+template <class Fn, class WorkspaceFn = void>
 class ProblemOf : public Problem {
  public:
   int64_t invoke(void* solve, std::span<const ArgValue> args) const override {
     return invoke_symbol<Fn>(solve, args);
+  }
+  int64_t invoke_workspace_size(void* f, std::span<const ArgValue> args) const override {
+    if constexpr (std::is_void_v<WorkspaceFn>) return 0;
+    else return invoke_symbol<WorkspaceFn>(f, args);
   }
 };
 

@@ -2,8 +2,10 @@
 // It loads the compiled submission, then serves "call" requests from the
 // judge over the channel: pointers into the shared arena (CPU problems) or
 // into its device mirror (GPU problems) are passed to solve(), the call is
-// timed, and the reply carries the time and the return value. Checking is
-// the judge's, in its own process.
+// timed, and the reply carries the time, the return value and (GPU) the
+// device memory the submission held at most. A "workspace_size" request
+// calls the submission's workspace_size(). Checking is the judge's, in its
+// own process.
 //
 //   hpcjudge-runner --problem SLUG --library SO --channel FD --arena FD [--device N] [--exact-buffers]
 //                   [--memory-limit BYTES]
@@ -28,6 +30,7 @@
 #include "problem.h"
 #ifdef HPCJUDGE_HAVE_CUDA
 #include "device.h"
+#include "device_memory.h"
 #endif
 
 using namespace hpcjudge;
@@ -55,6 +58,7 @@ using Clock = std::chrono::steady_clock;
 struct Target {
   const Problem* problem = nullptr;
   void* solve = nullptr;
+  void* workspace_size = nullptr;  // where the submission defines one
   int device = 0;
   bool exact_buffers = false;  // one device allocation per buffer (under compute-sanitizer)
 };
@@ -82,6 +86,22 @@ int serve(const Target& t, int channel, Mapping& arena) {
       continue;
     }
 #endif
+    if (op == "workspace_size") {
+      if (!t.workspace_size) {
+        send_message(channel, {{"error", "the submission defines no extern \"C\" workspace_size()"}});
+        continue;
+      }
+      std::vector<ArgValue> args;
+      for (const auto& a : req->at("args")) args.push_back(ArgValue{.integer = a.get<int64_t>()});
+      json reply;
+      try {
+        reply = {{"ok", true}, {"ret", t.problem->invoke_workspace_size(t.workspace_size, args)}};
+      } catch (const std::exception& e) {
+        reply = {{"error", std::string("workspace_size() threw an exception: ") + e.what()}};
+      }
+      send_message(channel, reply);
+      continue;
+    }
     if (op != "call") {
       send_message(channel, {{"error", "unknown request " + op}});
       continue;
@@ -90,11 +110,16 @@ int serve(const Target& t, int channel, Mapping& arena) {
     std::byte* host = arena.ensure(bytes);
     std::byte* base = host;
 #ifdef HPCJUDGE_HAVE_CUDA
-    device::DeviceArena::Spans spans;
+    device::DeviceArena::Spans spans, scratch;
+    std::vector<bool> is_scratch;
     for (const auto& a : req->at("args"))
-      if (a.contains("offset")) spans.push_back({a["offset"].get<size_t>(), a["bytes"].get<size_t>()});
-    if (gpu && t.exact_buffers) dev->upload_exact(host, spans);
-    else if (gpu) dev->upload(host, bytes);
+      if (a.contains("offset")) {
+        spans.push_back({a["offset"].get<size_t>(), a["bytes"].get<size_t>()});
+        is_scratch.push_back(a.value("workspace", false));
+        if (is_scratch.back()) scratch.push_back(spans.back());
+      }
+    if (gpu && t.exact_buffers) dev->upload_exact(host, spans, is_scratch);
+    else if (gpu) dev->upload(host, bytes, scratch);
     if (gpu) base = dev->base();
 #endif
     std::vector<ArgValue> args;
@@ -122,6 +147,9 @@ int serve(const Target& t, int channel, Mapping& arena) {
     if (flush && !gpu) flusher.flush();
     json reply;
     try {
+#ifdef HPCJUDGE_HAVE_CUDA
+      if (gpu) device::begin_call(req->value("device_memory_limit", size_t{0}));
+#endif
       const auto t0 = Clock::now();
       const int64_t ret = t.problem->invoke(t.solve, args);
       std::string cuda_error;
@@ -130,14 +158,29 @@ int serve(const Target& t, int channel, Mapping& arena) {
       if (gpu) cuda_error = device::finish_call(sticky);
 #endif
       const auto t1 = Clock::now();
+#ifdef HPCJUDGE_HAVE_CUDA
+      const device::MemoryAccount mem = gpu ? device::end_call() : device::MemoryAccount{};
+      if (mem.refused > 0) {
+        // The refusal is the cause, whatever the submission did with the error afterwards.
+        reply = {{"error", "solve() asked for " + std::to_string(mem.refused) + " bytes of device memory while holding " +
+                               std::to_string(mem.refused_at) + "; the limit for this case is " +
+                               std::to_string(mem.limit) + " bytes"},
+                 {"memory_limit", true},
+                 {"fatal", sticky},
+                 {"device_peak_bytes", mem.refused_at + mem.refused}};
+      } else
+#endif
       if (!cuda_error.empty()) {
         reply = {{"error", cuda_error + " during solve()"}, {"fatal", sticky}};
       } else {
 #ifdef HPCJUDGE_HAVE_CUDA
-        if (gpu && t.exact_buffers) dev->download_exact(host, spans);
-        else if (gpu) dev->download(host, bytes);
+        if (gpu && t.exact_buffers) dev->download_exact(host, spans, is_scratch);
+        else if (gpu) dev->download(host, bytes, scratch);
 #endif
         reply = {{"ok", true}, {"seconds", std::chrono::duration<double>(t1 - t0).count()}, {"ret", ret}};
+#ifdef HPCJUDGE_HAVE_CUDA
+        if (gpu) reply["device_peak_bytes"] = mem.peak;
+#endif
       }
     } catch (const std::bad_alloc&) {
       reply = {{"error", "solve() ran out of memory: it asked for more host memory than the limit allows"},
@@ -204,6 +247,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   t.solve = dlsym(lib, "solve");
+  t.workspace_size = dlsym(lib, "workspace_size");
   if (!t.solve) {
     send_message(channel, {{"error", "the submission defines no extern \"C\" solve()"}});
     return 2;

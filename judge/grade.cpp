@@ -8,6 +8,8 @@
 
 #include "compile.h"
 #include "gpu.h"
+#include "harness/verify.h"
+#include "reference_cache.h"
 #include "sandbox.h"
 #include "score.h"
 #include "session.h"
@@ -32,20 +34,65 @@ struct TempDir {
   }
 };
 
+struct Checked {
+  Verdict verdict = Verdict::AC;
+  std::string message;
+  double max_abs = 0, max_rel = 0;
+};
+
+// A call that did not return normally, as a verdict.
+std::optional<Checked> failed_call(const CallOutcome& o) {
+  switch (o.status) {
+    case CallOutcome::Ok: return std::nullopt;
+    case CallOutcome::TimedOut: return Checked{Verdict::TLE, o.message};
+    case CallOutcome::OutOfMemory: return Checked{Verdict::MLE, o.message};
+    case CallOutcome::Crashed:
+    case CallOutcome::Error: return Checked{Verdict::RE, o.message};
+  }
+  return std::nullopt;
+}
+
 // One case laid out in the arena: buffer views, and the saved inputs.
 struct Laid {
   Signature sig;
   ArenaLayout layout;
   std::vector<BufferView> views;
+  size_t device_memory_limit = 0;  // GPU problems: what solve() may allocate itself
+  std::optional<Checked> failure;  // workspace_size() failed or asked for too much
   Buffers buffers() const { return Buffers(views); }
 };
 
-Laid lay_out(const Problem& p, const Case& c, SharedArena& arena) {
-  Laid l{p.signature(c), {}, {}};
+// Sizes the workspace, where the signature has one, by asking the submission's
+// workspace_size() (a call in its process, untimed); over the problem's limit is MLE.
+std::optional<Checked> size_workspace(const Problem& p, Signature& sig, Session& s) {
+  const int w = sig.workspace_index();
+  if (w < 0) return std::nullopt;
+  std::string call = "workspace_size(";
+  for (size_t i = 0; i < sig.workspace_args.size(); ++i) {
+    if (i) call += ", ";
+    call += std::to_string(sig.workspace_args[i]);
+  }
+  call += ")";
+  const CallOutcome o = s.workspace_size(sig.workspace_args, p.info().test_time_limit_s);
+  if (auto bad = failed_call(o)) return Checked{bad->verdict, call + ": " + bad->message};
+  const auto limit = static_cast<size_t>(p.info().workspace_per_input_byte * static_cast<double>(sig.input_bytes()));
+  const auto asked = static_cast<uint64_t>(o.ret);
+  if (asked > limit)
+    return Checked{Verdict::MLE, call + " asked for " + std::to_string(asked) + " bytes; the limit is " +
+                                     std::to_string(limit) + " (" + format_value(p.info().workspace_per_input_byte) +
+                                     " bytes per input byte)"};
+  sig.buffers[w].count = asked;
+  return std::nullopt;
+}
+
+Laid lay_out(const Problem& p, const Case& c, Session& s) {
+  Laid l{p.signature(c), {}, {}, 0, std::nullopt};
+  l.failure = size_workspace(p, l.sig, s);
+  if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
   l.layout = ArenaLayout::plan(l.sig.buffers);
-  arena.reserve(l.layout.total);
+  s.arena().reserve(l.layout.total);
   for (size_t i = 0; i < l.sig.buffers.size(); ++i)
-    l.views.push_back({&l.sig.buffers[i], arena.base() + l.layout.offset[i]});
+    l.views.push_back({&l.sig.buffers[i], s.arena().base() + l.layout.offset[i]});
   return l;
 }
 
@@ -59,27 +106,22 @@ Saved save_inputs(const Laid& l) {
 }
 
 // Puts saved inputs back, outputs to the sentinel, guard bytes around everything.
+// (The runner fills a workspace with garbage on the device.)
 void prepare(const Laid& l, const Saved& inputs, SharedArena& arena) {
   size_t k = 0;
   for (const auto& v : l.views) {
     if (v.spec->role == Role::In) std::memcpy(v.data, inputs[k++].data(), v.spec->bytes());
-    else fill_sentinel(v);
+    else if (v.spec->role == Role::Out) fill_sentinel(v);
   }
   fill_guards(arena.base(), l.layout);
 }
 
-struct Checked {
-  Verdict verdict = Verdict::AC;
-  std::string message;
-  double max_abs = 0, max_rel = 0;
-};
-
-// Everything the judge verifies after a call: guard zones, inputs, outputs.
+// Everything the judge verifies after a call: guard zones, inputs, then the
+// return value and outputs (harness/verify.h).
 Checked check_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Expected& expected,
-                   const SharedArena& arena) {
-  Checked r;
+                   const CallOutcome& o, const SharedArena& arena) {
   if (auto g = check_guards(arena.base(), l.layout)) return {Verdict::RE, g->describe(l.sig.buffers)};
-  size_t in = 0, out = 0;
+  size_t in = 0;
   for (const auto& v : l.views) {
     if (v.spec->role == Role::In) {
       const auto& saved = inputs[in++];
@@ -89,40 +131,17 @@ Checked check_call(const Problem& p, const Case& c, const Laid& l, const Saved& 
         return {Verdict::RE, "input modified: " + v.spec->name + "[" + std::to_string(at / dtype_size(v.spec->type)) +
                                  "] was changed by solve()"};
       }
-      continue;
-    }
-    const std::vector<double>& e = expected[out++];
-    CheckResult cr;
-    if (v.spec->type == DType::F32) {
-      cr = check_close(v.as<const float>(), e, p.tolerance(c));
-    } else {
-      // Integer outputs are compared exactly.
-      std::vector<double> got(v.spec->count);
-      for (size_t i = 0; i < got.size(); ++i)
-        got[i] = v.spec->type == DType::U8 ? static_cast<double>(v.as<const uint8_t>()[i])
-                                           : static_cast<double>(v.as<const uint32_t>()[i]);
-      cr = check_exact<double>(got, e);
-    }
-    r.max_abs = std::max(r.max_abs, cr.max_abs_err);
-    r.max_rel = std::max(r.max_rel, cr.max_rel_err);
-    if (!cr.ok() && r.verdict == Verdict::AC) {
-      r.verdict = Verdict::WA;
-      r.message = describe(cr, v.spec->name, v.spec->cols);
     }
   }
-  return r;
+  const Verification v = verify_outputs(p, c, l.buffers(), expected, o.ret);
+  return {v.ok ? Verdict::AC : Verdict::WA, v.message, v.max_abs, v.max_rel};
 }
 
-// A call that did not return normally, as a verdict.
-std::optional<Checked> failed_call(const CallOutcome& o) {
-  switch (o.status) {
-    case CallOutcome::Ok: return std::nullopt;
-    case CallOutcome::TimedOut: return Checked{Verdict::TLE, o.message};
-    case CallOutcome::OutOfMemory: return Checked{Verdict::MLE, o.message};
-    case CallOutcome::Crashed:
-    case CallOutcome::Error: return Checked{Verdict::RE, o.message};
-  }
-  return std::nullopt;
+// The call's verdict: how it ended, else what check_call finds.
+Checked judge_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Expected& expected,
+                   const CallOutcome& o, const SharedArena& arena) {
+  if (auto bad = failed_call(o)) return *bad;
+  return check_call(p, c, l, inputs, expected, o, arena);
 }
 
 void set_verdict(Report& r, Verdict v, const std::string& where, const std::string& message) {
@@ -144,18 +163,20 @@ size_t host_memory_limit(const Problem& p) {
 
 // One functional test: inputs of input set `set`, the call, every check.
 TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
-                    Session& s) {
-  Laid l = lay_out(p, c, s.arena());
+                    const Paths& paths, Session& s) {
+  Laid l = lay_out(p, c, s);
+  if (l.failure) return {name, c.size_string(), l.failure->verdict, 0, l.failure->message, 0, 0, std::nullopt};
   p.generate(c, opt.seed, set, l.buffers());
   const Saved inputs = save_inputs(l);
-  const Expected expected = p.reference(c, l.buffers());
+  const Expected expected = reference_answer(p, c, l.buffers(), paths);
   prepare(l, inputs, s.arena());
-  const CallOutcome o = s.call(l.sig, l.layout, false, p.info().test_time_limit_s);
-  const Checked ck = failed_call(o).value_or(check_call(p, c, l, inputs, expected, s.arena()));
-  return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel};
+  const CallOutcome o = s.call(l.sig, l.layout, false, p.info().test_time_limit_s, l.device_memory_limit);
+  const Checked ck = judge_call(p, c, l, inputs, expected, o, s.arena());
+  return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes};
 }
 
-void run_tests(const Problem& p, const GradeOptions& opt, Session& s, Report& r, Listener& listener) {
+void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Session& s, Report& r,
+               Listener& listener) {
   std::vector<Case> cases = p.tests();
   // The last (largest) test once more with other inputs in the same buffers:
   // an answer cached from an earlier call with the same pointers and sizes fails.
@@ -166,7 +187,7 @@ void run_tests(const Problem& p, const GradeOptions& opt, Session& s, Report& r,
     runs.push_back({cases.back().name + " (new inputs)", 1});
   }
   for (size_t i = 0; i < cases.size(); ++i) {
-    const TestResult t = run_test(p, cases[i], runs[i].first, runs[i].second, opt, s);
+    const TestResult t = run_test(p, cases[i], runs[i].first, runs[i].second, opt, paths, s);
     r.tests.push_back(t);
     listener.test_done(t);
     if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + t.name, t.message);
@@ -210,9 +231,11 @@ std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs:
   if (auto bad = failed_call(s.start(kSlow))) failure = bad->message;
   for (const Case& c : tests) {
     if (!failure.empty()) break;
-    Laid l = lay_out(p, c, s.arena());
+    Laid l = lay_out(p, c, s);
+    if (l.failure) break;  // the functional tests report it
     p.generate(c, opt.seed, 0, l.buffers());
     prepare(l, save_inputs(l), s.arena());
+    // No device-memory limit here: the tool allocates on the submission's behalf.
     if (auto bad = failed_call(s.call(l.sig, l.layout, false, kSlow))) failure = "test " + c.name + ": " + bad->message;
     if (!first_sanitizer_report(s.output()).empty()) break;  // one report is enough
   }
@@ -252,21 +275,25 @@ void run_sanitizers(const Problem& p, const fs::path& lib, const GradeOptions& o
   }
 }
 
-void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, Session& s, Report& r,
-               Listener& listener) {
+void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, const MachineInfo& m, Session& s,
+               Report& r, Listener& listener) {
   for (const Case& c : p.benchmarks()) {
     if (c.min_cores > m.cores) continue;
     listener.bench_start(c);
-    Laid l = lay_out(p, c, s.arena());
+    Laid l = lay_out(p, c, s);
+    if (l.failure) {
+      set_verdict(r, l.failure->verdict, "performance case " + c.name, l.failure->message);
+      return;
+    }
     // Two input sets in the same buffers, alternated between timed runs.
     Saved inputs[2];
     Expected expected[2];
     for (uint32_t set = 0; set < 2; ++set) {
       p.generate(c, opt.seed, set + 1, l.buffers());
       inputs[set] = save_inputs(l);
-      expected[set] = p.reference(c, l.buffers());
+      expected[set] = reference_answer(p, c, l.buffers(), paths);
     }
-    const Model model = p.model(c);
+    const Model model = p.model_of(c, expected[0]);
     BenchResult b;
     b.name = c.name;
     b.sizes = c.size_string();
@@ -276,8 +303,9 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     for (int run = 0; loop.want_more(); ++run) {
       const int set = run % 2;
       prepare(l, inputs[set], s.arena());
-      const CallOutcome o = s.call(l.sig, l.layout, true, p.info().bench_time_limit_s);
-      const Checked ck = failed_call(o).value_or(check_call(p, c, l, inputs[set], expected[set], s.arena()));
+      const CallOutcome o = s.call(l.sig, l.layout, true, p.info().bench_time_limit_s, l.device_memory_limit);
+      if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
+      const Checked ck = judge_call(p, c, l, inputs[set], expected[set], o, s.arena());
       if (ck.verdict != Verdict::AC) {
         b.verdict = ck.verdict;
         b.message = "timed run " + std::to_string(run + 1) + " (input set " + std::to_string(set + 1) +
@@ -347,16 +375,20 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);
     } else {
-      run_tests(p, opt, s, r, listener);
+      run_tests(p, opt, paths, s, r, listener);
       // A race is RE, worse than the WA it may also cause: look for one then too.
       if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu) run_sanitizers(p, lib, opt, paths, r, listener);
       if (r.verdict == Verdict::AC && opt.bench) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
-        run_bench(p, opt, r.machine, s, r, listener);
+        run_bench(p, opt, paths, r.machine, s, r, listener);
         if (gpu) r.machine.gpu["sensors_after_bench"] = s.sensors();
       }
     }
     s.finish();
+    for (const TestResult& t : r.tests)
+      if (t.device_peak_bytes) r.device_peak_bytes = std::max(r.device_peak_bytes.value_or(0), *t.device_peak_bytes);
+    for (const BenchResult& b : r.bench)
+      if (b.device_peak_bytes) r.device_peak_bytes = std::max(r.device_peak_bytes.value_or(0), *b.device_peak_bytes);
     r.output = s.output();
     r.output_bytes = s.output_bytes();
   }

@@ -119,6 +119,10 @@ void HumanPrinter::finished(const Report& r) {
                     *b.baseline_s / b.stats.median);
     std::printf("\n");
   }
+  if (r.device_peak_bytes && *r.device_peak_bytes > 0)
+    std::printf("%s\n", style_.dim(fmt("device memory allocated inside solve(): peak %.1f MiB",
+                                        static_cast<double>(*r.device_peak_bytes) / (1 << 20)))
+                            .c_str());
   if (r.output_bytes > 0)
     std::printf("%s\n", style_.dim("the submission printed " + std::to_string(r.output_bytes) +
                                    " bytes (in the --json report" +

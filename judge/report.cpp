@@ -3,7 +3,10 @@
 namespace hpcjudge {
 
 namespace {
-nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+template <class T>
+nlohmann::json opt(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
 }  // namespace
 
 nlohmann::json Report::to_json() const {
@@ -25,7 +28,8 @@ nlohmann::json Report::to_json() const {
                           {"seconds", t.seconds},
                           {"message", t.message},
                           {"max_abs_err", t.max_abs_err},
-                          {"max_rel_err", t.max_rel_err}});
+                          {"max_rel_err", t.max_rel_err},
+                          {"device_peak_bytes", opt(t.device_peak_bytes)}});
   j["bench"] = json::array();
   for (const auto& b : bench)
     j["bench"].push_back({{"name", b.name},
@@ -44,6 +48,7 @@ nlohmann::json Report::to_json() const {
                           {"flops", b.flops},
                           {"gbps", b.gbps()},
                           {"gflops", b.gflops()},
+                          {"device_peak_bytes", opt(b.device_peak_bytes)},
                           {"baseline_median_s", opt(b.baseline_s)},
                           {"fast_median_s", opt(b.fast_s)}});
   j["score"] = {{"total", score.total()},
@@ -52,6 +57,7 @@ nlohmann::json Report::to_json() const {
                 {"performance", score.performance},
                 {"performance_fraction", opt(score.fraction)},
                 {"note", score.note}};
+  j["device_peak_bytes"] = opt(device_peak_bytes);
   j["machine"] = machine.to_json();
   j["output"] = {{"text", output}, {"bytes", output_bytes}, {"truncated", output_bytes > output.size()}};
   return j;

@@ -20,6 +20,7 @@ struct TestResult {
   double seconds = 0;  // the solve() call, as the runner measured it
   std::string message;
   double max_abs_err = 0, max_rel_err = 0;
+  std::optional<size_t> device_peak_bytes;  // GPU: device memory solve() held allocated at most
 };
 
 struct BenchResult {
@@ -30,6 +31,7 @@ struct BenchResult {
   Stats stats;           // over the timed runs (warm-up excluded), seconds
   std::string stop;      // why the loop stopped: converged, budget, max runs
   double bytes = 0, flops = 0;
+  std::optional<size_t> device_peak_bytes;  // GPU: the most over the timed runs
   double gbps() const { return stats.median > 0 ? bytes / stats.median / 1e9 : 0; }
   double gflops() const { return stats.median > 0 ? flops / stats.median / 1e9 : 0; }
   // Filled by scoring: the reference solutions' medians on this machine.
@@ -57,6 +59,8 @@ struct Report {
   std::vector<BenchResult> bench;
   Score score;
   MachineInfo machine;
+  // GPU: the most device memory solve() held allocated in any call, and the largest limit.
+  std::optional<size_t> device_peak_bytes;
   std::string output;  // what the submission printed (first 64 KiB)
   size_t output_bytes = 0;
   nlohmann::json to_json() const;

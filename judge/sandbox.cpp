@@ -34,8 +34,9 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& sub
   for (const fs::path& dir : {paths.runner.parent_path(), submission_dir})
     w.insert(w.end(), {"--ro-bind", dir.string(), dir.string()});
   // The answers and the tests are not the submission's to read.
-  for (const char* hidden : {"reference", "tests"})
-    if (fs::is_directory(paths.root / hidden)) w.insert(w.end(), {"--tmpfs", (paths.root / hidden).string()});
+  // Nor are cached reference answers and scales, or earlier reports.
+  for (const fs::path& hidden : {paths.root / "reference", paths.root / "tests", paths.cache, paths.root / ".hpcjudge"})
+    if (fs::is_directory(hidden)) w.insert(w.end(), {"--tmpfs", hidden.string()});
   w.insert(w.end(), {"--chdir", "/tmp"});
   return w;
 }

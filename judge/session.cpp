@@ -82,6 +82,7 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
     return o;
   }
   if (reply->contains("error")) {
+    if (reply->contains("device_peak_bytes")) o.device_peak_bytes = (*reply)["device_peak_bytes"].get<size_t>();
     o.status = reply->value("memory_limit", false) ? CallOutcome::OutOfMemory : CallOutcome::Error;
     o.message = (*reply)["error"].get<std::string>();
     if (reply->value("fatal", false)) {  // the child ends itself: wait for it
@@ -94,19 +95,38 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
   }
   o.seconds = reply->value("seconds", 0.0);
   o.ret = reply->value("ret", int64_t{0});
+  if (reply->contains("device_peak_bytes")) o.device_peak_bytes = (*reply)["device_peak_bytes"].get<size_t>();
   return o;
 }
 
 CallOutcome Session::start(double timeout_s) { return wait_reply(timeout_s, "loading"); }
 
-CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s) {
+CallOutcome Session::workspace_size(const std::vector<int64_t>& args, double timeout_s) {
+  try {
+    send_message(channel_, {{"op", "workspace_size"}, {"args", args}});
+  } catch (const std::exception&) {
+  }
+  return wait_reply(timeout_s, "workspace_size()");
+}
+
+CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s,
+                          size_t device_memory_limit) {
   nlohmann::json args = nlohmann::json::array();
   for (const Arg& a : sig.args) {
-    if (a.buffer >= 0) args.push_back({{"offset", layout.offset[a.buffer]}, {"bytes", layout.bytes[a.buffer]}});
-    else args.push_back({{"value", a.scalar}});
+    if (a.buffer >= 0) {
+      nlohmann::json b = {{"offset", layout.offset[a.buffer]}, {"bytes", layout.bytes[a.buffer]}};
+      if (sig.buffers[a.buffer].role == Role::Workspace) b["workspace"] = true;
+      args.push_back(b);
+    } else {
+      args.push_back({{"value", a.scalar}});
+    }
   }
   try {
-    send_message(channel_, {{"op", "call"}, {"arena_bytes", layout.total}, {"args", args}, {"flush", flush}});
+    send_message(channel_, {{"op", "call"},
+                            {"arena_bytes", layout.total},
+                            {"args", args},
+                            {"flush", flush},
+                            {"device_memory_limit", device_memory_limit}});
   } catch (const std::exception&) {
     // The child is gone; wait_reply reports how it ended.
   }

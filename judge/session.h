@@ -5,6 +5,7 @@
 #pragma once
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -19,6 +20,7 @@ struct CallOutcome {
   enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory } status = Ok;
   double seconds = 0;  // the call, as the runner timed it
   int64_t ret = 0;     // solve()'s return value, for problems whose solve returns one
+  std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
   std::string message;
 };
 
@@ -31,7 +33,11 @@ class Session {
   ~Session();
   // Waits for the child to load the submission.
   CallOutcome start(double timeout_s);
-  CallOutcome call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s);
+  // device_memory_limit: bytes the submission may hold allocated on the device during the call (0: none).
+  CallOutcome call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s,
+                   size_t device_memory_limit = 0);
+  // Calls the submission's workspace_size(args...); its answer is the outcome's ret.
+  CallOutcome workspace_size(const std::vector<int64_t>& args, double timeout_s);
   // SM clock and temperature of the GPU (NVML), or an empty object.
   nlohmann::json sensors();
   // Asks the child to exit (kills it after 2 s) and collects the rest of its output.
