@@ -29,7 +29,7 @@ if [ "$phase" = test ] || [ "$phase" = all ]; then
   grep -E "tests passed|tests failed|\(Failed\)|\(Skipped\)|Timeout" "$out/ctest.log"
 fi
 if [ "$phase" = judge ] || [ "$phase" = all ]; then
-  for slug in vector-add softmax-gpu matmul-gpu shared-memory-fix; do
+  for slug in ${SLUGS:-vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress}; do
     for f in reference/solutions/$slug/*.cu; do
       ./judge/judge "$slug" "$f" --json "$out/$slug-$(basename "$f" .cu).json" >"$out/$slug-$(basename "$f" .cu).txt" 2>&1
       echo "== $slug $(basename "$f")"; sed -n '/^performance/,$p' "$out/$slug-$(basename "$f" .cu).txt"

@@ -1,0 +1,31 @@
+// What the run-length problems (rle-compress, rle-decompress) share: exact
+// checking, the byte alphabets of their generators, and their info.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "harness/problem.h"
+
+namespace hpcjudge {
+
+inline constexpr const char* kRleExactWhy =
+    "Exact: run-length coding is integer work with one right answer. The return value must equal the reference's, "
+    "and every checked byte and length must be equal; no tolerance applies.";
+
+// The extreme-bytes tests: 0x00, 0xFF and negative chars.
+inline constexpr uint8_t kExtremeBytes[] = {0x00, 0xFF, 0x80, 0x81, 0xFE};
+
+// The mean run length in a generator name "runs:MEAN".
+inline double rle_mean(const std::string& gen) { return std::stod(gen.substr(gen.find(':') + 1)); }
+
+inline ProblemInfo rle_info(std::string slug, std::string title) {
+  return {.slug = std::move(slug),
+          .title = std::move(title),
+          .kind = Kind::GPU,
+          .source_ext = "cu",
+          .points = {.correctness = 40, .performance = 60},
+          .tolerance_why = kRleExactWhy,
+          .workspace_per_input_byte = 16};
+}
+
+}  // namespace hpcjudge

