@@ -10,6 +10,8 @@
 //   hpcjudge-runner --problem SLUG --library SO --channel FD --arena FD [--device N] [--exact-buffers]
 //                   [--memory-limit BYTES]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
+//   hpcjudge-runner --calibrate [--threads T] [--gpu] [--device N]
+//                                             prints the machine's measured peaks as JSON
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -25,7 +27,9 @@
 #include <string>
 #include <vector>
 
+#include "calibrate.h"
 #include "channel.h"
+#include "deferred_work.h"
 #include "cpu_cache.h"
 #include "problem.h"
 #ifdef HPCJUDGE_HAVE_CUDA
@@ -172,6 +176,9 @@ int serve(const Target& t, int channel, Mapping& arena) {
 #endif
       if (!cuda_error.empty()) {
         reply = {{"error", cuda_error + " during solve()"}, {"fatal", sticky}};
+      } else if (const std::string deferred = t.exact_buffers ? "" : deferred_host_work(); !deferred.empty()) {
+        // (Not under compute-sanitizer, whose own threads work in the process.)
+        reply = {{"error", deferred}};
       } else {
 #ifdef HPCJUDGE_HAVE_CUDA
         if (gpu && t.exact_buffers) dev->download_exact(host, spans, is_scratch);
@@ -204,7 +211,8 @@ int main(int argc, char** argv) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the judge
   std::string slug, library;
   int channel = -1;
-  bool probe = false;
+  bool probe = false, calibrate = false, calibrate_gpu = false;
+  int threads = 0;
   unsigned long long memory_limit = 0;  // bytes of address space, CPU problems (0: none)
   Target t;
   Mapping arena;
@@ -212,6 +220,9 @@ int main(int argc, char** argv) {
     const std::string k = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
     if (k == "--probe") probe = true;
+    else if (k == "--calibrate") calibrate = true;
+    else if (k == "--gpu") calibrate_gpu = true;
+    else if (k == "--threads") threads = std::stoi(v), ++i;
     else if (k == "--problem") slug = v, ++i;
     else if (k == "--library") library = v, ++i;
     else if (k == "--channel") channel = std::stoi(v), ++i;
@@ -226,6 +237,20 @@ int main(int argc, char** argv) {
 #else
     std::printf("%s\n", json{{"devices", 0}, {"error", "the judge was built without the CUDA toolkit"}}.dump().c_str());
 #endif
+    return 0;
+  }
+  if (calibrate) {
+    json j;
+    if (calibrate_gpu) {
+#ifdef HPCJUDGE_HAVE_CUDA
+      j["gpu"] = calibrate::gpu(t.device);
+#else
+      j["gpu"] = {{"error", "the judge was built without the CUDA toolkit"}};
+#endif
+    } else {
+      j["cpu"] = calibrate::cpu(threads);
+    }
+    std::printf("%s\n", j.dump().c_str());
     return 0;
   }
   if (channel < 0 || arena.fd < 0) {

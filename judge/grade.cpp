@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "calibration.h"
 #include "compile.h"
 #include "gpu.h"
 #include "harness/verify.h"
@@ -275,8 +276,8 @@ void run_sanitizers(const Problem& p, const fs::path& lib, const GradeOptions& o
   }
 }
 
-void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, const MachineInfo& m, Session& s,
-               Report& r, Listener& listener) {
+void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, const MachineInfo& m,
+               const std::optional<Peaks>& peaks, Session& s, Report& r, Listener& listener) {
   for (const Case& c : p.benchmarks()) {
     if (c.min_cores > m.cores) continue;
     listener.bench_start(c);
@@ -305,7 +306,17 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       prepare(l, inputs[set], s.arena());
       const CallOutcome o = s.call(l.sig, l.layout, true, p.info().bench_time_limit_s, l.device_memory_limit);
       if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
-      const Checked ck = judge_call(p, c, l, inputs[set], expected[set], o, s.arena());
+      Checked ck = judge_call(p, c, l, inputs[set], expected[set], o, s.arena());
+      if (ck.verdict == Verdict::AC && peaks && o.seconds < physical_floor_s(model.bytes, model.flops, *peaks)) {
+        char why[320];
+        std::snprintf(why, sizeof why,
+                      "%.3g s is faster than the hardware allows: the case moves %.3g bytes and does %.3g FLOP, "
+                      "at least %.3g s even at %g times this machine's copy bandwidth (%.0f GB/s) and %g times "
+                      "its FP32 FMA rate (%.0f GFLOP/s); the time reported cannot be real",
+                      o.seconds, model.bytes, model.flops, physical_floor_s(model.bytes, model.flops, *peaks),
+                      kBytesSlack, peaks->copy_gbps, kFlopsSlack, peaks->fma_gflops);
+        ck = {Verdict::FAIL, why};
+      }
       if (ck.verdict != Verdict::AC) {
         b.verdict = ck.verdict;
         b.message = "timed run " + std::to_string(run + 1) + " (input set " + std::to_string(set + 1) +
@@ -315,6 +326,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       loop.add(o.seconds);
     }
     b.stats = loop.stats();
+    if (peaks && b.verdict == Verdict::AC) b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *peaks);
     b.stop = b.verdict == Verdict::AC ? loop.stop_reason() : "failed";
     r.bench.push_back(b);
     listener.bench_done(b);
@@ -380,7 +392,9 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu) run_sanitizers(p, lib, opt, paths, r, listener);
       if (r.verdict == Verdict::AC && opt.bench) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
-        run_bench(p, opt, paths, r.machine, s, r, listener);
+        const std::optional<Peaks> peaks = machine_peaks(paths, r.machine, p.info().kind, opt.device);
+        if (peaks) r.machine.peaks = peaks->measured;
+        run_bench(p, opt, paths, r.machine, peaks, s, r, listener);
         if (gpu) r.machine.gpu["sensors_after_bench"] = s.sensors();
       }
     }

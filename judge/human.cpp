@@ -78,10 +78,10 @@ void HumanPrinter::bench_start(const Case& c) {
     bench_header_ = true;
     const bool flops = problem_.model(c).flops > 0;
     std::printf("performance (caches flushed before each run; inputs alternate between 2 sets)\n");
-    std::printf("  %s %s %s %s %s %s %s %s %s\n", pad("case", 20).c_str(), pad("size", 22).c_str(),
+    std::printf("  %s %s %s %s %s %s %s %s %s %s\n", pad("case", 20).c_str(), pad("size", 22).c_str(),
                 rpad("median", 11).c_str(), rpad("mean", 11).c_str(), rpad("min", 11).c_str(),
-                rpad(flops ? "GFLOP/s" : "GB/s", 9).c_str(), rpad("runs", 5).c_str(), rpad("spread", 7).c_str(),
-                "stop");
+                rpad(flops ? "GFLOP/s" : "GB/s", 9).c_str(), rpad("% peak", 7).c_str(), rpad("runs", 5).c_str(),
+                rpad("spread", 7).c_str(), "stop");
   }
   if (style_.tty) {
     std::printf("  timing %s (%s)...", c.name.c_str(), c.size_string().c_str());
@@ -93,9 +93,10 @@ void HumanPrinter::bench_start(const Case& c) {
 void HumanPrinter::bench_done(const BenchResult& b) {
   clear_progress();
   const double rate = b.flops > 0 ? b.gflops() : b.gbps();
-  std::printf("  %s %s %s %s %s %s %s %s %s\n", pad(b.name, 20).c_str(), pad(b.sizes, 22).c_str(),
+  std::printf("  %s %s %s %s %s %s %s %s %s %s\n", pad(b.name, 20).c_str(), pad(b.sizes, 22).c_str(),
               rpad(format_seconds(b.stats.median), 11).c_str(), rpad(format_seconds(b.stats.mean), 11).c_str(),
               rpad(format_seconds(b.stats.min), 11).c_str(), rpad(fmt("%.1f", rate), 9).c_str(),
+              rpad(b.percent_of_peak ? fmt("%.0f%%", *b.percent_of_peak) : "-", 7).c_str(),
               rpad(std::to_string(b.stats.runs), 5).c_str(), rpad(fmt("%.1f%%", 100 * b.stats.spread()), 7).c_str(),
               b.stop.c_str());
   if (b.verdict != Verdict::AC)
@@ -119,6 +120,12 @@ void HumanPrinter::finished(const Report& r) {
                     *b.baseline_s / b.stats.median);
     std::printf("\n");
   }
+  if (r.machine.peaks.is_object())
+    std::printf("%s\n", style_.dim("% peak: of this machine's measured " +
+                                    fmt("%.0f", r.machine.peaks.value("copy_gbps", 0.0)) + " GB/s copy bandwidth and " +
+                                    fmt("%.0f", r.machine.peaks.value("fma_gflops", 0.0)) +
+                                    " GFLOP/s FP32 FMA rate (GFLOP/s cases by FLOP, GB/s cases by traffic)")
+                            .c_str());
   if (r.device_peak_bytes && *r.device_peak_bytes > 0)
     std::printf("%s\n", style_.dim(fmt("device memory allocated inside solve(): peak %.1f MiB",
                                         static_cast<double>(*r.device_peak_bytes) / (1 << 20)))

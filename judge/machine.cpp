@@ -55,6 +55,7 @@ nlohmann::json MachineInfo::to_json() const {
   nlohmann::json j = {{"cpu_model", cpu_model}, {"cores", cores},  {"threads", threads},
                       {"os", os},               {"hostname", hostname}, {"compiler", compiler}};
   if (!gpu.is_null()) j["gpu"] = gpu;
+  if (!peaks.is_null()) j["peaks"] = peaks;
   return j;
 }
 

@@ -13,6 +13,7 @@ struct MachineInfo {
   std::string hostname;
   std::string compiler;  // first line of the submission compiler's --version
   nlohmann::json gpu;    // for GPU problems: the device, and NVML readings around the timed runs
+  nlohmann::json peaks;  // the measured speed of light the percentages refer to (judge/calibration.h)
   nlohmann::json to_json() const;
   // Identifies the machine for cached measurements (the scoring scale).
   std::string fingerprint() const;

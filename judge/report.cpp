@@ -49,6 +49,7 @@ nlohmann::json Report::to_json() const {
                           {"gbps", b.gbps()},
                           {"gflops", b.gflops()},
                           {"device_peak_bytes", opt(b.device_peak_bytes)},
+                          {"percent_of_peak", opt(b.percent_of_peak)},
                           {"baseline_median_s", opt(b.baseline_s)},
                           {"fast_median_s", opt(b.fast_s)}});
   j["score"] = {{"total", score.total()},

@@ -32,6 +32,7 @@ struct BenchResult {
   std::string stop;      // why the loop stopped: converged, budget, max runs
   double bytes = 0, flops = 0;
   std::optional<size_t> device_peak_bytes;  // GPU: the most over the timed runs
+  std::optional<double> percent_of_peak;    // of the machine's measured FLOP rate or bandwidth (median run)
   double gbps() const { return stats.median > 0 ? bytes / stats.median / 1e9 : 0; }
   double gflops() const { return stats.median > 0 ? flops / stats.median / 1e9 : 0; }
   // Filled by scoring: the reference solutions' medians on this machine.

@@ -1,0 +1,36 @@
+// The machine's speed of light (harness/calibrate.h), measured once per
+// machine fingerprint and cached: the reports give every performance case as
+// a percentage of it, and a timed run faster than the hardware allows is
+// FAIL, never a score.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "harness/problem.h"
+#include "machine.h"
+#include "paths.h"
+
+namespace hpcjudge {
+
+struct Peaks {
+  double copy_gbps = 0;   // bytes read plus bytes written per second, in GB/s
+  double fma_gflops = 0;  // FP32 FMA throughput (2 flops each), in GFLOP/s
+  nlohmann::json measured;
+};
+
+// For a CPU or a GPU problem (m.gpu names the device for GPU ones); nullopt when it cannot be measured.
+std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kind kind, int device);
+
+// The share of the peak a case reached: by its FLOP model where it has one, else by its traffic.
+double percent_of_peak(double bytes, double flops, double seconds, const Peaks& p);
+
+// The fastest a case may be timed: its traffic at kBytesSlack times the copy
+// bandwidth, or its FLOPs at kFlopsSlack times the FMA throughput. The slack
+// admits what is legitimately faster than the measured peak: outputs still in
+// the L2 when the timer stops, a second read served by the cache, FP32-accurate
+// tensor-core tricks (3xTF32) beyond the FMA units.
+inline constexpr double kBytesSlack = 3, kFlopsSlack = 8;
+double physical_floor_s(double bytes, double flops, const Peaks& p);
+
+}  // namespace hpcjudge

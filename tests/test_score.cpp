@@ -1,0 +1,51 @@
+// The score formula and the speed-of-light arithmetic, on made-up timings.
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <cmath>
+
+#include "judge/calibration.h"
+#include "judge/score.h"
+
+using namespace hpcjudge;
+using Catch::Approx;
+
+namespace {
+BenchResult timed(const std::string& name, double median) {
+  BenchResult b;
+  b.name = name;
+  b.stats.median = median;
+  return b;
+}
+const Scale kScale{{{"a", 8.0, 1.0}, {"b", 4.0, 1.0}}, ""};  // the fast reference: 8x and 4x the baseline
+}  // namespace
+
+TEST_CASE("score: baseline 0, fast reference 1, the geometric mean of speed-ups between") {
+  CHECK(*performance_fraction({timed("a", 8.0), timed("b", 4.0)}, kScale) == Approx(0.0));
+  CHECK(*performance_fraction({timed("a", 1.0), timed("b", 1.0)}, kScale) == Approx(1.0));
+  // 2x on both: ln 4 / ln 32 = 0.4.
+  CHECK(*performance_fraction({timed("a", 4.0), timed("b", 2.0)}, kScale) == Approx(std::log(4.0) / std::log(32.0)));
+  // The worked example of the README: 4x and 4x the baseline.
+  CHECK(*performance_fraction({timed("a", 2.0), timed("b", 1.0)}, kScale) == Approx(std::log(16.0) / std::log(32.0)));
+}
+
+TEST_CASE("score: clamped to [0, 1]; slower than the baseline is 0, faster than the fast reference is 1") {
+  CHECK(*performance_fraction({timed("a", 80.0), timed("b", 40.0)}, kScale) == 0.0);
+  CHECK(*performance_fraction({timed("a", 0.1), timed("b", 0.1)}, kScale) == 1.0);
+}
+
+TEST_CASE("score: cases missing from the scale do not count; none at all is no fraction") {
+  CHECK(*performance_fraction({timed("a", 1.0), timed("zzz", 100.0)}, kScale) == Approx(std::log(8.0) / std::log(8.0)));
+  CHECK_FALSE(performance_fraction({timed("zzz", 1.0)}, kScale).has_value());
+}
+
+TEST_CASE("speed of light: percentages and the physical floor") {
+  const Peaks p{.copy_gbps = 1000, .fma_gflops = 50000, .measured = {}};
+  // 1 GB in 2 ms is 500 GB/s: half the copy bandwidth.
+  CHECK(percent_of_peak(1e9, 0, 2e-3, p) == Approx(50));
+  // A FLOP model is judged by its FLOPs: 1e12 FLOP in 40 ms is 25 TFLOP/s.
+  CHECK(percent_of_peak(1e9, 1e12, 40e-3, p) == Approx(50));
+  // The floor: 1 GB at 3x the bandwidth, or 1e12 FLOP at 8x the FMA rate, whichever is longer.
+  CHECK(physical_floor_s(1e9, 0, p) == Approx(1e9 / (kBytesSlack * 1e12)));
+  CHECK(physical_floor_s(1e9, 1e12, p) == Approx(std::max(1e9 / (kBytesSlack * 1e12), 1e12 / (kFlopsSlack * 5e13))));
+  CHECK(physical_floor_s(0, 0, p) == 0);
+}
