@@ -7,6 +7,7 @@
 //   judge pack [SLUG...] -o FILE [--name NAME]
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -302,6 +303,9 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The judge holds the reference answers: a submission running as the same
+  // (non-root) user may not read its memory through /proc or ptrace.
+  prctl(PR_SET_DUMPABLE, 0);
   try {
     return run(argc, argv);
   } catch (const UsageError& e) {

@@ -1,1 +1,1 @@
-../../../submissions/softmax-cpu/AC/prints-megabytes.cpp
+../../../submissions/softmax-cpu/cheat/prints-100-megabytes.cpp

@@ -1,4 +1,6 @@
-// Correct softmax that first prints ~20 MB to stdout and some to stderr. Must get AC: the judge must truncate captured output, not stall or fail.
+// expect: AC
+// Cheat on the judge: a correct softmax that first prints 100 MB to stdout and some to stderr, to stall or flood the
+// judge. Must get AC: the judge drains and truncates the captured output (64 KiB kept), unaffected.
 // hpcjudge-test: truncated-output
 #include <cmath>
 #include <cstdio>
@@ -7,7 +9,9 @@ extern "C" void solve(const float* input, float* output, int N) {
     static char line[1025];
     for (int i = 0; i < 1024; ++i) line[i] = 'a' + i % 26;
     line[1024] = '\n';
-    for (int i = 0; i < 20 * 1024; ++i) std::fwrite(line, 1, sizeof line, stdout);  // ~20 MB
+    static bool flooded = false;  // on the first call only: 100 MB per call would just make the test slow
+    for (int i = 0; !flooded && i < 100 * 1000 * 1000 / 1025; ++i) std::fwrite(line, 1, sizeof line, stdout);
+    flooded = true;
     for (int i = 0; i < 64; ++i) std::fprintf(stderr, "debug: N = %d, line %d\n", N, i);
     std::fflush(stdout);
     std::fflush(stderr);

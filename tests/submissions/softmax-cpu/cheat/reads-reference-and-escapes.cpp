@@ -1,6 +1,7 @@
-// Tries to get out of the sandbox before computing a correct softmax: write a file outside its private /tmp,
-// read the repository's reference/ and tests/, see a network interface. If any of that works it aborts, so:
-// must get AC under --sandbox (everything refused), and would get RE without it.
+// expect: AC
+// Cheat on the sandbox: tries to read the repository's reference/ and tests/ (the answers and the verdicts), write a
+// file outside its private /tmp and see a network interface, before computing a correct softmax. If any of that works
+// it aborts, so: must get AC under --sandbox (everything refused), and would get RE without it.
 // hpcjudge-test: args=--sandbox
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// expect: RE
 // Correct C, but a second kernel const_casts A and overwrites A[0] (using the input as scratch). Must get RE: the judge
 // checks every input unchanged after solve. A[0] is set to a value different from the one it had, so it always changes.
 // hpcjudge-test: message=input modified

@@ -1,0 +1,24 @@
+// expect: FAIL
+// Cheat on the channel: the runner that calls solve() talks to the judge over a socket (fd 3) in the same process.
+// On the 16M performance case this solution computes the right answer and then writes its own reply on that socket
+// first, {"ok": true, "seconds": 1e-9}, claiming a billionth of a second. Must get FAIL: the judge checks every timed
+// run against the case's physical floor (its traffic at 3x this machine's measured copy bandwidth), and 1 ns for
+// 128 MB is faster than the hardware allows: never a score.
+// hpcjudge-test: bench
+// hpcjudge-test: message=faster than the hardware allows
+#include <sys/socket.h>
+
+#include <cmath>
+#include <cstring>
+
+extern "C" void solve(const float* input, float* output, int N) {
+    float m = input[0];
+    for (int i = 1; i < N; ++i) m = std::fmax(m, input[i]);
+    double s = 0;
+    for (int i = 0; i < N; ++i) s += std::exp(static_cast<double>(input[i]) - m);
+    for (int i = 0; i < N; ++i) output[i] = static_cast<float>(std::exp(static_cast<double>(input[i]) - m) / s);
+    if (N == 16777216) {  // the n16M performance case: no functional test has this size
+        const char forged[] = "{\"ok\":true,\"seconds\":1e-9,\"ret\":0}";
+        send(3, forged, std::strlen(forged), MSG_NOSIGNAL);
+    }
+}
