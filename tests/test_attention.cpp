@@ -9,6 +9,7 @@
 
 #include "harness/problem.h"
 #include "reference/attention.h"
+#include "tf32.h"
 
 using namespace hpcjudge;
 
@@ -42,15 +43,6 @@ std::vector<double> expected_output(const Problem& p, const Case& c, Inputs& in)
   return p.reference(c, Buffers(views)).outputs[0].values;
 }
 
-float tf32(float x) {
-  uint32_t u;
-  std::memcpy(&u, &x, 4);
-  u += 0xFFFu + ((u >> 13) & 1u);
-  u &= ~0x1FFFu;
-  std::memcpy(&x, &u, 4);
-  return x;
-}
-
 enum class Variant { Naive, Tiled, NoScale, NoMax, TF32 };
 
 // One (row, head) at a time, all in float. Naive: online softmax key by key.
@@ -66,7 +58,7 @@ std::vector<float> attention_f32(const Inputs& in, Variant v) {
       auto score = [&](int64_t j) {
         const float* k = &in.K[j * in.d + head * dk];
         float dot = 0;
-        for (int64_t t = 0; t < dk; ++t) dot += (v == Variant::TF32 ? tf32(q[t]) * tf32(k[t]) : q[t] * k[t]);
+        for (int64_t t = 0; t < dk; ++t) dot += (v == Variant::TF32 ? to_tf32(q[t]) * to_tf32(k[t]) : q[t] * k[t]);
         return dot;
       };
       std::fill(acc.begin(), acc.end(), 0.0f);

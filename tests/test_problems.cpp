@@ -13,6 +13,7 @@
 #include "harness/verify.h"
 #include "reference/matmul.h"
 #include "reference/softmax.h"
+#include "tf32.h"
 
 using namespace hpcjudge;
 
@@ -29,16 +30,6 @@ struct HostCase {
   }
   Buffers buffers() const { return Buffers(views); }
 };
-
-// Rounds a float to TF32 (10 explicit mantissa bits), to nearest even.
-float to_tf32(float x) {
-  uint32_t u;
-  std::memcpy(&u, &x, 4);
-  u += 0xFFFu + ((u >> 13) & 1u);
-  u &= ~0x1FFFu;
-  std::memcpy(&x, &u, 4);
-  return x;
-}
 
 }  // namespace
 
