@@ -13,16 +13,29 @@ namespace hpcjudge {
 namespace fs = std::filesystem;
 
 std::vector<std::string> compile_command(const Problem& p, const Paths& paths, const fs::path& src,
-                                         const fs::path& out, const std::string& arch) {
+                                         const fs::path& out, const std::string& arch, bool vendor) {
   const fs::path header = fs::absolute(paths.problem_dir(p.info().slug) / "solve.h");
-  if (p.info().source_ext == "cu")
+  std::vector<std::string> argv;
+  if (p.info().source_ext == "cu") {
     // The shared CUDA runtime: the runner's own, so its cudaGetLastError sees the submission's launches.
-    return {nvcc_path(), "-std=c++20", "-O3", "-arch=" + arch, "-cudart", "shared", "-Xcompiler", "-fPIC",
+    argv = {nvcc_path(), "-std=c++20", "-O3", "-arch=" + arch, "-cudart", "shared", "-Xcompiler", "-fPIC",
             "-shared", "-DHPCJUDGE_SUBMISSION", "-include", header.string(), fs::absolute(src).string(),
-            "-Xlinker", "-z,defs", "-o", out.string()};
-  return {"g++",     "-std=c++20", "-O3",        "-march=native",     "-fopenmp", "-fPIC",
-          "-shared", "-DHPCJUDGE_SUBMISSION",    "-include",          header.string(),
-          fs::absolute(src).string(), "-Wl,-z,defs", "-o",            out.string()};
+            "-Xlinker", "-z,defs"};
+    if (vendor) {
+      // cuBLAS from the toolkit the judge was built with, found at run time without LD_LIBRARY_PATH.
+      const fs::path lib = fs::path(nvcc_path()).parent_path().parent_path() / "lib64";
+      argv.insert(argv.end(), {"-lcublas", "-Xlinker", "-rpath," + lib.string()});
+    }
+  } else {
+    argv = {"g++",     "-std=c++20", "-O3",        "-march=native",     "-fopenmp", "-fPIC",
+            "-shared", "-DHPCJUDGE_SUBMISSION",    "-include",          header.string(),
+            fs::absolute(src).string(), "-Wl,-z,defs"};
+#if defined(HPCJUDGE_CBLAS_INCLUDE) && defined(HPCJUDGE_OPENBLAS_LIBRARY)
+    if (vendor) argv.insert(argv.end(), {std::string("-I") + HPCJUDGE_CBLAS_INCLUDE, HPCJUDGE_OPENBLAS_LIBRARY});
+#endif
+  }
+  argv.insert(argv.end(), {"-o", out.string()});
+  return argv;
 }
 
 std::string expected_signature(const Problem& p, const Paths& paths) {
@@ -45,14 +58,14 @@ std::string first_error(const std::string& log) {
 }  // namespace
 
 CompileResult compile_submission(const Problem& p, const Paths& paths, const fs::path& src, const fs::path& out,
-                                 const std::string& arch) {
+                                 const std::string& arch, bool vendor) {
   CompileResult r;
-  const auto argv = compile_command(p, paths, src, out, arch);
+  const auto argv = compile_command(p, paths, src, out, arch, vendor);
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
   const auto t0 = std::chrono::steady_clock::now();
   // The library rule first: a forbidden header is CE even where the file would compile.
   std::string preprocess_error;
-  const std::string forbidden = forbidden_library(p, included_headers(argv, preprocess_error));
+  const std::string forbidden = vendor ? "" : forbidden_library(p, included_headers(argv, preprocess_error));
   if (!forbidden.empty()) {
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.message = forbidden;

@@ -18,12 +18,15 @@ struct CompileResult {
   std::string message;  // one line for the verdict: the cause, in the judge's words
 };
 
-// arch: the GPU's "sm_XY" for CUDA problems (ignored for C++).
+// arch: the GPU's "sm_XY" for CUDA problems (ignored for C++). vendor: a vendor
+// anchor of `judge bench`, linked against cuBLAS (CUDA) or OpenBLAS (C++) and
+// exempt from the problem's library rule.
 std::vector<std::string> compile_command(const Problem& p, const Paths& paths, const std::filesystem::path& src,
-                                         const std::filesystem::path& out, const std::string& arch);
+                                         const std::filesystem::path& out, const std::string& arch,
+                                         bool vendor = false);
 
 CompileResult compile_submission(const Problem& p, const Paths& paths, const std::filesystem::path& src,
-                                 const std::filesystem::path& out, const std::string& arch);
+                                 const std::filesystem::path& out, const std::string& arch, bool vendor = false);
 
 // The declarations of problems/<slug>/solve.h, one per line, as a student must write them.
 std::string expected_signature(const Problem& p, const Paths& paths);

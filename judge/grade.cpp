@@ -364,7 +364,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   }
   TempDir tmp;
   const fs::path lib = tmp.path / "submission.so";
-  const CompileResult cr = compile_submission(p, paths, src, lib, arch);
+  const CompileResult cr = compile_submission(p, paths, src, lib, arch, opt.vendor);
   r.compiled = cr.ok;
   r.compile_command = cr.command;
   r.compile_log = cr.log;

@@ -21,6 +21,9 @@ struct GradeOptions {
   int device = 0;     // the CUDA device
   bool sanitize = false;  // compute-sanitizer memcheck on the functional tests
   bool sandbox = false;   // the runner under bubblewrap (judge/sandbox.h)
+  // A vendor anchor for `judge bench` (reference/solutions/<slug>/vendor.*): every
+  // library allowed, cuBLAS or OpenBLAS linked.
+  bool vendor = false;
 };
 
 class Listener {

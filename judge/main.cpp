@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "batch.h"
+#include "bench.h"
 #include "gpu.h"
 #include "grade.h"
 #include "harness/generators.h"
@@ -252,6 +253,23 @@ int run(int argc, char** argv) {
       throw UsageError(e.what());
     }
   }
+  if (cmd == "bench") {
+    CLI::App app{"Time every problem's baseline and fast reference solutions and its vendor anchor side by side "
+                 "(reference/solutions/<slug>/{baseline,fast,vendor}.*); print one table and write it under "
+                 "bench/results/ as JSON and Markdown.",
+                 "judge bench"};
+    BenchOptions b;
+    app.add_option("slugs", b.slugs, "only these problems (default: every problem this machine can run)");
+    app.add_option("--out", b.out, "the results folder (default: bench/results)");
+    app.add_option("--name", b.name, "the results' file name (default: from the GPU or CPU model)");
+    app.add_option("--device", flags.opt.device, "the CUDA device (default 0)");
+    app.add_option("--threads", flags.opt.threads, "OpenMP threads (default: every core)");
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    flags.settle();
+    for (const auto& s : b.slugs)
+      if (!Registry::find(s)) throw UsageError("no problem named " + s);
+    return run_bench_table(paths, flags.opt, b);
+  }
   if (cmd == "leaderboard") {
     CLI::App app{"Write RESULTS/leaderboard.{html,md,csv,json} from the reports in RESULTS.", "judge leaderboard"};
     std::string results;
@@ -288,7 +306,8 @@ int run(int argc, char** argv) {
                "  judge all                  grade every problem's problems/<slug>/solution.*\n"
                "  judge SLUG [FILE]          grade FILE (default problems/SLUG/solution.*)\n"
                "  judge pack -o FILE         bundle your solutions to hand in\n"
-               "  judge batch DIR            grade a class (staff); judge leaderboard RESULTS",
+               "  judge batch DIR            grade a class (staff); judge leaderboard RESULTS\n"
+               "  judge bench [SLUG...]      baseline, fast reference and vendor anchor side by side",
                "judge"};
   std::string slug, file, json;
   app.add_option("slug", slug, "the problem, e.g. softmax-cpu")->required();

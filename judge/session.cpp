@@ -23,9 +23,13 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
   opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // The runner links the problem descriptions, and with them OpenBLAS: keep its
   // thread pool out of the submission's process.
-  // OpenMP's idle threads sleep rather than spin, so a thread still running
-  // after solve() returns is work deferred past the timer (harness/deferred_work.h).
-  opt.env = {{"OMP_NUM_THREADS", std::to_string(threads)}, {"OPENBLAS_NUM_THREADS", "1"}, {"OMP_WAIT_POLICY", "passive"}};
+  // OpenMP's (and OpenBLAS's) idle threads sleep rather than spin, so a thread
+  // still running after solve() returns is work deferred past the timer
+  // (harness/deferred_work.h). OPENBLAS_THREAD_TIMEOUT=4: 2^4 cycles of spinning.
+  opt.env = {{"OMP_NUM_THREADS", std::to_string(threads)},
+             {"OPENBLAS_NUM_THREADS", "1"},
+             {"OMP_WAIT_POLICY", "passive"},
+             {"OPENBLAS_THREAD_TIMEOUT", "4"}};
   child_ = std::make_unique<Child>(opt);
   close(fds[1]);
   alive_ = true;

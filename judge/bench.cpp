@@ -1,0 +1,166 @@
+#include "bench.h"
+
+#include <cctype>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <map>
+
+#include "calibration.h"
+#include "gpu.h"
+
+namespace hpcjudge {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const char* const kRoles[] = {"baseline", "fast", "vendor"};
+
+fs::path solution(const Problem& p, const Paths& paths, const std::string& role) {
+  return paths.root / "reference" / "solutions" / p.info().slug / (role + "." + p.info().source_ext);
+}
+
+std::string slugify(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "machine" : out;
+}
+
+std::string ms(const json& v) {
+  if (!v.is_number()) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f", v.get<double>() * 1e3);
+  return b;
+}
+
+std::string num(const json& v, const char* f) {
+  if (!v.is_number()) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, f, v.get<double>());
+  return b;
+}
+
+// Prints as it goes, so a long run shows its progress.
+struct Progress : Listener {
+  void note(const std::string&) override {}
+};
+
+}  // namespace
+
+int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOptions& b) {
+  json results = {{"schema_version", 1}, {"problems", json::array()}};
+  std::string machine_name, gpu_name;
+  json machine;
+  int failures = 0;
+  const std::time_t now = std::time(nullptr);
+  char when[32];
+  std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  results["date"] = when;
+  for (const Problem* p : Registry::all()) {
+    const std::string slug = p->info().slug;
+    if (!b.slugs.empty() && std::find(b.slugs.begin(), b.slugs.end(), slug) == b.slugs.end()) continue;
+    if (p->info().kind == Kind::GPU && (nvcc_path().empty() || !probe_gpu(paths, base.device).usable())) {
+      std::printf("%-18s skipped: no CUDA device here\n", slug.c_str());
+      continue;
+    }
+    json prob = {{"problem", slug}, {"kind", kind_name(p->info().kind)}, {"solutions", json::object()}};
+    std::map<std::string, Report> reports;
+    for (const std::string role : kRoles) {
+      const fs::path src = solution(*p, paths, role);
+      if (!fs::exists(src)) continue;
+      std::printf("%-18s timing %s...\n", slug.c_str(), role.c_str());
+      std::fflush(stdout);
+      GradeOptions opt = base;
+      opt.bench = true;
+      opt.score = false;
+      opt.vendor = role == "vendor";
+      Progress quiet;
+      Report r = grade(*p, src, opt, paths, quiet);
+      if (r.verdict != Verdict::AC) {
+        ++failures;
+        std::printf("%-18s %s: %s %s\n", slug.c_str(), role.c_str(), verdict_name(r.verdict), r.message.c_str());
+      }
+      prob["solutions"][role] = {{"file", fs::relative(src, paths.root).string()},
+                                 {"verdict", verdict_name(r.verdict)},
+                                 {"message", r.message}};
+      if (machine.is_null() || (!r.machine.gpu.is_null() && machine.value("gpu", json()).is_null()))
+        machine = r.machine.to_json();
+      if (!r.machine.gpu.is_null()) gpu_name = r.machine.gpu.value("name", "");
+      reports[role] = std::move(r);
+    }
+    prob["cases"] = json::array();
+    for (const Case& c : p->benchmarks()) {
+      json row = {{"case", c.name}, {"sizes", c.size_string()}};
+      for (const auto& [role, r] : reports)
+        for (const BenchResult& br : r.bench)
+          if (br.name == c.name && br.verdict == Verdict::AC) {
+            row[role] = {{"median_s", br.stats.median},
+                         {"runs", br.stats.runs},
+                         {"rate", br.flops > 0 ? br.gflops() : br.gbps()},
+                         {"unit", br.flops > 0 ? "GFLOP/s" : "GB/s"},
+                         {"percent_of_peak", br.percent_of_peak ? json(*br.percent_of_peak) : json(nullptr)}};
+          }
+      if (!row.contains("fast")) continue;
+      const double fast = row["fast"]["median_s"];
+      // Against the anchor: the vendor's time where there is one, else the measured peak.
+      if (row.contains("vendor")) {
+        row["anchor"] = "vendor";
+        row["fast_vs_anchor"] = row["vendor"]["median_s"].get<double>() / fast;
+      } else if (row["fast"]["percent_of_peak"].is_number()) {
+        row["anchor"] = "peak";
+        row["fast_vs_anchor"] = row["fast"]["percent_of_peak"].get<double>() / 100;
+      }
+      if (row.contains("baseline")) row["fast_speedup_over_baseline"] = row["baseline"]["median_s"].get<double>() / fast;
+      prob["cases"].push_back(row);
+    }
+    results["problems"].push_back(prob);
+  }
+  results["machine"] = machine;
+  machine_name = !b.name.empty() ? b.name : slugify(!gpu_name.empty() ? gpu_name : machine.value("cpu_model", ""));
+
+  // The table: one row per case.
+  std::string md = "# make bench: " + machine_name + "\n\n";
+  md += std::string("Measured ") + when + " on " + machine.value("cpu_model", "") +
+        (gpu_name.empty() ? "" : " with an " + gpu_name) + ". Times are medians in ms; rate and % peak are the fast "
+        "reference's; vs anchor: the vendor's time over the fast reference's (above 1: faster than the vendor), "
+        "or, without a vendor anchor, the fraction of the measured peak.\n\n";
+  md += "| problem | case | baseline | fast | vendor | rate | % peak | vs anchor |\n";
+  md += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  std::printf("\n%-18s %-20s %10s %10s %10s %12s %7s %10s\n", "problem", "case", "base ms", "fast ms", "vendor ms",
+              "rate", "% peak", "vs anchor");
+  for (const json& prob : results["problems"])
+    for (const json& row : prob["cases"]) {
+      const json none;
+      const json& f = row["fast"];
+      const std::string rate = num(f["rate"], "%.1f") + " " + f.value("unit", "");
+      const std::string anchor =
+          row.contains("fast_vs_anchor") ? num(row["fast_vs_anchor"], "%.2f") + " (" + row.value("anchor", "") + ")"
+                                         : "-";
+      const std::string base = ms(row.contains("baseline") ? row["baseline"]["median_s"] : none);
+      const std::string vend = ms(row.contains("vendor") ? row["vendor"]["median_s"] : none);
+      std::printf("%-18s %-20s %10s %10s %10s %12s %7s %10s\n", prob["problem"].get<std::string>().c_str(),
+                  row["case"].get<std::string>().c_str(), base.c_str(), ms(f["median_s"]).c_str(), vend.c_str(),
+                  rate.c_str(), num(f["percent_of_peak"], "%.0f").c_str(), anchor.c_str());
+      md += "| " + prob["problem"].get<std::string>() + " | " + row["case"].get<std::string>() + " | " + base + " | " +
+            ms(f["median_s"]) + " | " + vend + " | " + rate + " | " + num(f["percent_of_peak"], "%.0f") + " | " +
+            anchor + " |\n";
+    }
+  if (machine.contains("peaks"))
+    md += "\nPeaks measured on this machine: " + machine["peaks"].dump() + "\n";
+  std::error_code ec;
+  fs::create_directories(b.out, ec);
+  const fs::path base_name = fs::path(b.out) / machine_name;
+  std::ofstream(base_name.string() + ".json") << results.dump(2) << "\n";
+  std::ofstream(base_name.string() + ".md") << md;
+  std::printf("\nwritten: %s.json and %s.md\n", base_name.c_str(), base_name.c_str());
+  if (failures > 0) std::printf("%d reference or anchor solution(s) not AC: see above\n", failures);
+  return failures > 0 ? 1 : 0;
+}
+
+}  // namespace hpcjudge
