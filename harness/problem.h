@@ -137,6 +137,7 @@ struct ProblemInfo {
   Points points;
   double test_time_limit_s = 5;    // wall clock per solve() call on a functional test
   double bench_time_limit_s = 60;  // wall clock per solve() call on a performance case
+  double tests_time_limit_s = 30;  // solve() time over all the functional tests together
   TimingPolicy timing;
   std::string tolerance_why;  // the error bound behind tolerance()
   // Run compute-sanitizer's racecheck and synccheck on the small tests
@@ -163,6 +164,14 @@ class Problem {
   // The exact answer (double precision) for the inputs in bufs, one vector per output buffer.
   virtual Expected reference(const Case& c, const Buffers& bufs) const = 0;
   virtual Tolerance tolerance(const Case& c) const = 0;
+  // Cases whose reference is too slow to compute for every timed call (every
+  // timed call has fresh inputs): their timed outputs get a randomised check
+  // instead, which a wrong output passes with negligible probability
+  // (Freivalds' check for a matmul, sampled rows for attention).
+  virtual bool spot_checked(const Case&) const { return false; }
+  // "" when the outputs in bufs pass; else what is wrong. `draw` seeds the
+  // random choices: the judge draws it afresh, so they cannot be predicted.
+  virtual std::string spot_check(const Case&, const Buffers&, uint64_t /*draw*/) const { return ""; }
   virtual Model model(const Case& c) const = 0;
   // The model for one input set, where the traffic depends on the data (the runs
   // of a run-length code); by default model(c).

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <random>
 
 #include <sstream>
 
@@ -28,6 +29,9 @@ struct TempDir {
     std::string t = (fs::temp_directory_path() / "hpcjudge-XXXXXX").string();
     if (!mkdtemp(t.data())) throw std::runtime_error("cannot create a temporary folder");
     path = t;
+    // Readable by the runner when it runs as a user of its own (judge/session.cpp).
+    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
   }
   ~TempDir() {
     std::error_code ec;
@@ -117,9 +121,16 @@ void prepare(const Laid& l, const Saved& inputs, SharedArena& arena) {
   fill_guards(arena.base(), l.layout);
 }
 
+// What a call's outputs are checked against: the reference's answer, or (for a
+// spot-checked case) a randomised check seeded by `draw`.
+struct Against {
+  const Expected* expected = nullptr;
+  uint64_t draw = 0;
+};
+
 // Everything the judge verifies after a call: guard zones, inputs, then the
-// return value and outputs (harness/verify.h).
-Checked check_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Expected& expected,
+// return value and outputs (harness/verify.h, or the problem's spot check).
+Checked check_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Against& against,
                    const CallOutcome& o, const SharedArena& arena) {
   if (auto g = check_guards(arena.base(), l.layout)) return {Verdict::RE, g->describe(l.sig.buffers)};
   size_t in = 0;
@@ -134,15 +145,19 @@ Checked check_call(const Problem& p, const Case& c, const Laid& l, const Saved& 
       }
     }
   }
-  const Verification v = verify_outputs(p, c, l.buffers(), expected, o.ret);
+  if (!against.expected) {
+    const std::string wrong = p.spot_check(c, l.buffers(), against.draw);
+    return {wrong.empty() ? Verdict::AC : Verdict::WA, wrong};
+  }
+  const Verification v = verify_outputs(p, c, l.buffers(), *against.expected, o.ret);
   return {v.ok ? Verdict::AC : Verdict::WA, v.message, v.max_abs, v.max_rel};
 }
 
 // The call's verdict: how it ended, else what check_call finds.
-Checked judge_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Expected& expected,
+Checked judge_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Against& against,
                    const CallOutcome& o, const SharedArena& arena) {
   if (auto bad = failed_call(o)) return *bad;
-  return check_call(p, c, l, inputs, expected, o, arena);
+  return check_call(p, c, l, inputs, against, o, arena);
 }
 
 void set_verdict(Report& r, Verdict v, const std::string& where, const std::string& message) {
@@ -172,7 +187,7 @@ TestResult run_test(const Problem& p, const Case& c, const std::string& name, ui
   const Expected expected = reference_answer(p, c, l.buffers(), paths);
   prepare(l, inputs, s.arena());
   const CallOutcome o = s.call(l.sig, l.layout, false, p.info().test_time_limit_s, l.device_memory_limit);
-  const Checked ck = judge_call(p, c, l, inputs, expected, o, s.arena());
+  const Checked ck = judge_call(p, c, l, inputs, {&expected}, o, s.arena());
   return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes};
 }
 
@@ -187,6 +202,7 @@ void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Se
     cases.push_back(cases.back());
     runs.push_back({cases.back().name + " (new inputs)", 1});
   }
+  double spent = 0;  // solve() time over the tests so far
   for (size_t i = 0; i < cases.size(); ++i) {
     const TestResult t = run_test(p, cases[i], runs[i].first, runs[i].second, opt, paths, s);
     r.tests.push_back(t);
@@ -194,6 +210,17 @@ void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Se
     if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + t.name, t.message);
     // A run-time error or a kill ends the run (Kattis-style); wrong answers do not.
     if (!s.alive() || (t.verdict != Verdict::AC && t.verdict != Verdict::WA)) return;
+    // The phase's limit: calls each under the per-call limit cannot add up to hours.
+    spent += t.seconds;
+    if (spent > p.info().tests_time_limit_s) {
+      char why[160];
+      std::snprintf(why, sizeof why,
+                    "the functional tests took %.3g s of solve() time up to test %s; the limit for all of them is "
+                    "%.3g s",
+                    spent, t.name.c_str(), p.info().tests_time_limit_s);
+      set_verdict(r, Verdict::TLE, "", why);
+      return;
+    }
   }
 }
 
@@ -276,7 +303,7 @@ void run_sanitizers(const Problem& p, const fs::path& lib, const GradeOptions& o
   }
 }
 
-void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, const MachineInfo& m,
+void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m,
                const std::optional<Peaks>& peaks, Session& s, Report& r, Listener& listener) {
   for (const Case& c : p.benchmarks()) {
     if (c.min_cores > m.cores) continue;
@@ -286,27 +313,34 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       set_verdict(r, l.failure->verdict, "performance case " + c.name, l.failure->message);
       return;
     }
-    // Two input sets in the same buffers, alternated between timed runs.
-    Saved inputs[2];
-    Expected expected[2];
-    for (uint32_t set = 0; set < 2; ++set) {
-      p.generate(c, opt.seed, set + 1, l.buffers());
-      inputs[set] = save_inputs(l);
-      expected[set] = reference_answer(p, c, l.buffers(), paths);
-    }
-    const Model model = p.model_of(c, expected[0]);
+    // Fresh inputs for every call, warm-up included (input sets 2, 3, ...; the
+    // tests use 0 and 1), in the same buffers: no input set repeats, so no
+    // answer cached on pointers, sizes, samples or hashes of the inputs is
+    // ever right. Each output is checked against the reference, or for a
+    // spot-checked case by a randomised check the submission cannot foresee.
+    const bool spot = p.spot_checked(c);
+    std::random_device entropy;
     BenchResult b;
     b.name = c.name;
     b.sizes = c.size_string();
-    b.bytes = model.bytes;
-    b.flops = model.flops;
     TimingLoop loop(p.info().timing);
+    Model model;
     for (int run = 0; loop.want_more(); ++run) {
-      const int set = run % 2;
-      prepare(l, inputs[set], s.arena());
+      const uint32_t set = 2 + static_cast<uint32_t>(run);
+      p.generate(c, opt.seed, set, l.buffers());
+      const Saved inputs = save_inputs(l);
+      Expected expected;
+      if (!spot) expected = p.reference(c, l.buffers());
+      if (run == 0) {
+        model = spot ? p.model(c) : p.model_of(c, expected);
+        b.bytes = model.bytes;
+        b.flops = model.flops;
+      }
+      const Against against{spot ? nullptr : &expected, (uint64_t{entropy()} << 32) ^ entropy()};
+      prepare(l, inputs, s.arena());
       const CallOutcome o = s.call(l.sig, l.layout, true, p.info().bench_time_limit_s, l.device_memory_limit);
       if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
-      Checked ck = judge_call(p, c, l, inputs[set], expected[set], o, s.arena());
+      Checked ck = judge_call(p, c, l, inputs, against, o, s.arena());
       if (ck.verdict == Verdict::AC && peaks && o.seconds < physical_floor_s(model.bytes, model.flops, *peaks)) {
         char why[320];
         std::snprintf(why, sizeof why,
@@ -319,8 +353,8 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       }
       if (ck.verdict != Verdict::AC) {
         b.verdict = ck.verdict;
-        b.message = "timed run " + std::to_string(run + 1) + " (input set " + std::to_string(set + 1) +
-                    "): " + ck.message;
+        b.message = "timed run " + std::to_string(run + 1) + " (input set " + std::to_string(set) +
+                    (spot ? ", spot-checked" : "") + "): " + ck.message;
         break;
       }
       loop.add(o.seconds);
@@ -394,7 +428,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
         const std::optional<Peaks> peaks = machine_peaks(paths, r.machine, p.info().kind, opt.device);
         if (peaks) r.machine.peaks = peaks->measured;
-        run_bench(p, opt, paths, r.machine, peaks, s, r, listener);
+        run_bench(p, opt, r.machine, peaks, s, r, listener);
         if (gpu) r.machine.gpu["sensors_after_bench"] = s.sensors();
       }
     }

@@ -77,7 +77,7 @@ void HumanPrinter::bench_start(const Case& c) {
   if (!bench_header_) {
     bench_header_ = true;
     const bool flops = problem_.model(c).flops > 0;
-    std::printf("performance (caches flushed before each run; inputs alternate between 2 sets)\n");
+    std::printf("performance (caches flushed before each run; fresh inputs for every run)\n");
     std::printf("  %s %s %s %s %s %s %s %s %s %s\n", pad("case", 20).c_str(), pad("size", 22).c_str(),
                 rpad("median", 11).c_str(), rpad("mean", 11).c_str(), rpad("min", 11).c_str(),
                 rpad(flops ? "GFLOP/s" : "GB/s", 9).c_str(), rpad("% peak", 7).c_str(), rpad("runs", 5).c_str(),

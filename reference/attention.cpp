@@ -85,4 +85,30 @@ void attention(std::span<const float> Q, std::span<const float> K, std::span<con
   }
 }
 
+void attention_rows(std::span<const float> Q, std::span<const float> K, std::span<const float> V,
+                    std::span<const int64_t> rows, std::span<double> out, int64_t N, int64_t d_model, int64_t h) {
+  const int64_t dk = d_model / h, count = static_cast<int64_t>(rows.size());
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
+#pragma omp parallel for collapse(2) schedule(dynamic)
+  for (int64_t r = 0; r < count; ++r)
+    for (int64_t head = 0; head < h; ++head) {
+      const int64_t col = head * dk;
+      const float* q = &Q[rows[r] * d_model + col];
+      std::vector<double> s(static_cast<size_t>(N));
+      for (int64_t j = 0; j < N; ++j) {
+        double dot = 0;
+        for (int64_t t = 0; t < dk; ++t) dot += static_cast<double>(q[t]) * K[j * d_model + col + t];
+        s[j] = dot * scale;
+      }
+      const double mx = *std::max_element(s.begin(), s.end());
+      double sum = 0;
+      for (double& v : s) sum += (v = std::exp(v - mx));
+      double* o = &out[r * d_model + col];
+      std::fill(o, o + dk, 0.0);
+      for (int64_t j = 0; j < N; ++j)
+        for (int64_t t = 0; t < dk; ++t) o[t] += s[j] * V[j * d_model + col + t];
+      for (int64_t t = 0; t < dk; ++t) o[t] /= sum;
+    }
+}
+
 }  // namespace hpcjudge::reference

@@ -9,4 +9,8 @@
 namespace hpcjudge::reference {
 void attention(std::span<const float> Q, std::span<const float> K, std::span<const float> V, std::span<double> out,
                int64_t N, int64_t d_model, int64_t h);
+
+// Only the given output rows (every head), row after row in `out` (rows.size() × d_model).
+void attention_rows(std::span<const float> Q, std::span<const float> K, std::span<const float> V,
+                    std::span<const int64_t> rows, std::span<double> out, int64_t N, int64_t d_model, int64_t h);
 }

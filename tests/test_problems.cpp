@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -143,4 +144,50 @@ TEST_CASE("matmul tolerance admits FP32 in any order and rejects TF32 inputs") {
     const CheckResult bad = check_close(tf32, e.outputs[0].values, p.tolerance(c));
     CHECK(bad.mismatches > static_cast<size_t>(m * k / 2));
   }
+}
+
+TEST_CASE("spot checks pass the right answer and catch a stale or damaged one") {
+  // Every spot-checked problem's check, on cases small enough for the full reference.
+  const std::vector<std::pair<std::string, Case>> cases = {
+      {"matmul-gpu", Case{"t", {{"M", 200}, {"N", 300}, {"K", 150}}}},
+      {"flash-attention", Case{"t", {{"N", 300}, {"d_model", 64}, {"h", 4}}}},
+  };
+  for (const auto& [slug, c] : cases) {
+    INFO(slug);
+    const Problem& p = *Registry::find(slug);
+    HostCase h(p, c);
+    const Buffers bufs = h.buffers();
+    BufferView out;
+    for (const BufferView& v : bufs.all())
+      if (v.spec->role == Role::Out) out = v;
+    auto write = [&](const Expected& e) {
+      const auto& want = e.outputs[0].values;
+      for (size_t i = 0; i < want.size(); ++i) out.as<float>()[i] = static_cast<float>(want[i]);
+    };
+    // The answer for other inputs (a stale, cached answer), then the right one.
+    p.generate(c, 42, 7, bufs);
+    write(p.reference(c, bufs));
+    p.generate(c, 42, 8, bufs);
+    for (uint64_t draw : {1u, 2u, 3u}) CHECK_FALSE(p.spot_check(c, bufs, draw).empty());
+    write(p.reference(c, bufs));
+    for (uint64_t draw : {1u, 2u, 3u}) CHECK(p.spot_check(c, bufs, draw).empty());
+    // One whole row of the output wrong: Freivalds' check or the sampled rows may miss it,
+    // but across draws it is found.
+    const size_t cols = out.spec->cols;
+    for (size_t j = 0; j < cols; ++j) out.as<float>()[5 * cols + j] += 0.5f;
+    int caught = 0;
+    for (uint64_t draw = 0; draw < 64; ++draw) caught += !p.spot_check(c, bufs, draw).empty();
+    CHECK(caught > 0);
+    // NaN anywhere checked is never right.
+    for (float& x : out.as<float>()) x = std::numeric_limits<float>::quiet_NaN();
+    CHECK_FALSE(p.spot_check(c, bufs, 9).empty());
+  }
+}
+
+TEST_CASE("the large performance cases are spot-checked, the functional tests never") {
+  for (const Problem* p : Registry::all()) {
+    for (const Case& c : p->tests()) CHECK_FALSE(p->spot_checked(c));
+  }
+  for (const char* slug : {"matmul-gpu", "flash-attention"})
+    for (const Case& c : Registry::find(slug)->benchmarks()) CHECK(Registry::find(slug)->spot_checked(c));
 }

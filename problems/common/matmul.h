@@ -3,6 +3,7 @@
 // is N, LeetGPU's convention). The same inputs, reference and tolerance; each
 // problem brings its own info and cases.
 #pragma once
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,6 +82,15 @@ class MatmulProblem : public ProblemOf<Fn> {
   Model model(const Case& c) const override {
     const double m = c["M"], n = c["N"], k = c["K"];
     return {.bytes = 4 * (m * n + n * k + m * k), .flops = 2 * m * n * k};
+  }
+
+  // From 2^32 multiply-adds on (4096^3 takes a second in double), Freivalds' check.
+  bool spot_checked(const Case& c) const override {
+    return static_cast<double>(c["M"]) * c["N"] * c["K"] >= 4294967296.0;
+  }
+  std::string spot_check(const Case& c, const Buffers& b, uint64_t draw) const override {
+    return reference::matmul_spot_check(b.f32("A"), b.f32("B"), b.f32("C"), c["M"], c["N"], c["K"],
+                                        tolerance(c).atol, draw);
   }
 
  private:
