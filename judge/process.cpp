@@ -3,11 +3,16 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <dirent.h>
+#include <grp.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <fstream>
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
@@ -20,7 +25,7 @@ std::string ExitStatus::describe() const {
   return "signal SIG" + std::string(abbrev ? abbrev : std::to_string(signal).c_str()) + " (" + strsignal(signal) + ")";
 }
 
-Child::Child(const SpawnOptions& opt) : limit_(opt.output_limit) {
+Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) {
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
   std::vector<char*> argv;
@@ -40,6 +45,15 @@ Child::Child(const SpawnOptions& opt) : limit_(opt.output_limit) {
     for (const auto& [to, from] : opt.pass_fds) moved.push_back({to, fcntl(from, F_DUPFD_CLOEXEC, 100)});
     for (const auto& [to, from] : moved) dup2(from, to);
     for (const auto& [k, v] : opt.env) setenv(k.c_str(), v.c_str(), 1);
+    if (opt.max_tasks > 0) {
+      const rlimit lim{opt.max_tasks, opt.max_tasks};
+      setrlimit(RLIMIT_NPROC, &lim);
+    }
+    if (opt.uid != 0 && (setgroups(0, nullptr) != 0 || setresgid(opt.uid, opt.uid, opt.uid) != 0 ||
+                         setresuid(opt.uid, opt.uid, opt.uid) != 0)) {
+      std::fprintf(stderr, "cannot switch to user %u: %s\n", opt.uid, std::strerror(errno));
+      _exit(127);
+    }
     execvp(argv[0], argv.data());
     std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
@@ -101,8 +115,72 @@ Child::Wake Child::wait(int fd, Clock::time_point deadline) {
   }
 }
 
+namespace {
+
+// SIGKILL to every process of user `uid`, from a helper that becomes that user
+// (kill(-1) reaches exactly the processes of its own user).
+void kill_user(unsigned uid) {
+  const pid_t helper = fork();
+  if (helper == 0) {
+    if (setresgid(uid, uid, uid) == 0 && setresuid(uid, uid, uid) == 0) {
+      // Twice: a fork bomb may fork between the scan and the signal.
+      ::kill(-1, SIGKILL);
+      ::kill(-1, SIGKILL);
+    }
+    _exit(0);
+  }
+  if (helper > 0)
+    while (waitpid(helper, nullptr, 0) < 0 && errno == EINTR) {
+    }
+}
+
+// Calls f(pid, uid of /proc/<pid>, the /proc/<pid>/stat line) for every process.
+template <class F>
+void each_process(F f) {
+  DIR* d = opendir("/proc");
+  if (!d) return;
+  while (const dirent* e = readdir(d)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    const std::string dir = std::string("/proc/") + e->d_name;
+    struct stat st {};
+    if (stat(dir.c_str(), &st) != 0) continue;
+    std::ifstream in(dir + "/stat");
+    std::string line;
+    std::getline(in, line);
+    f(std::atoi(e->d_name), static_cast<unsigned>(st.st_uid), line);
+  }
+  closedir(d);
+}
+
+}  // namespace
+
 void Child::kill() {
   if (pid_ > 0 && !reaped_) ::kill(-pid_, SIGKILL);
+  if (uid_ != 0) kill_user(uid_);
+}
+
+size_t Child::processes() const {
+  size_t n = 0;
+  each_process([&](int, unsigned uid, const std::string& stat) {
+    // The process group is the third field after the command name in parentheses.
+    const size_t close = stat.rfind(')');
+    int pgrp = 0;
+    if (close != std::string::npos) std::sscanf(stat.c_str() + close + 1, " %*c %*d %d", &pgrp);
+    if ((uid_ != 0 && uid == uid_) || (pid_ > 0 && pgrp == pid_)) ++n;
+  });
+  return n;
+}
+
+size_t tasks_of_user(unsigned uid) {
+  size_t n = 0;
+  each_process([&](int pid, unsigned owner, const std::string&) {
+    if (owner != uid) return;
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line))
+      if (line.rfind("Threads:", 0) == 0) n += std::strtoul(line.c_str() + 8, nullptr, 10);
+  });
+  return n;
 }
 
 ExitStatus Child::reap() {

@@ -27,6 +27,12 @@ struct SpawnOptions {
   std::vector<std::pair<int, int>> pass_fds;  // (fd in the child, fd in the judge)
   std::vector<std::pair<std::string, std::string>> env;  // added to the judge's environment
   size_t output_limit = 64 * 1024;
+  // Run as this user id (the judge must be root; 0: as the judge), and limit the
+  // tasks (processes and threads) of the child's user to max_tasks (RLIMIT_NPROC;
+  // 0: no limit). A fork bomb then stops at the limit, and kill() ends every
+  // process of that user, whatever its process group.
+  unsigned uid = 0;
+  unsigned long max_tasks = 0;
 };
 
 class Child {
@@ -40,7 +46,9 @@ class Child {
   // Drains output until `fd` is readable (fd < 0: only waits for the exit), the
   // child exits, or the deadline passes.
   Wake wait(int fd, Clock::time_point deadline);
-  void kill();          // SIGKILL to the whole process group
+  void kill();          // SIGKILL to the whole process group (and every process of its own user)
+  // Processes in its process group or of its own user: more than a few is a fork bomb.
+  size_t processes() const;
   ExitStatus reap();    // waits for the exit; drains what is left of the output
   bool running() const { return pid_ > 0 && !reaped_; }
 
@@ -51,6 +59,7 @@ class Child {
   void drain();
   int pid_ = -1;
   int pidfd_ = -1;
+  unsigned uid_ = 0;
   int out_ = -1;
   bool reaped_ = false;
   ExitStatus status_;
@@ -67,5 +76,8 @@ struct RunResult {
   std::string output;
 };
 RunResult run_command(const std::vector<std::string>& argv, double timeout_s, size_t output_limit = 256 * 1024);
+
+// Tasks (threads of all processes) whose real user is `uid`: what RLIMIT_NPROC counts.
+size_t tasks_of_user(unsigned uid);
 
 }  // namespace hpcjudge

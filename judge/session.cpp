@@ -6,6 +6,11 @@
 
 namespace hpcjudge {
 
+namespace {
+// More processes than this in the runner's group or user at a timeout: a fork bomb (RE, not TLE).
+constexpr size_t kForkBomb = 16;
+}  // namespace
+
 Session::Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads,
                  int device, const std::vector<std::string>& wrapper, bool exact, size_t memory_limit) {
   int fds[2];
@@ -21,6 +26,18 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
   if (exact) opt.argv.push_back("--exact-buffers");
   if (memory_limit > 0) opt.argv.insert(opt.argv.end(), {"--memory-limit", std::to_string(memory_limit)});
   opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
+  // Processes and threads: a fork bomb stops at a limit and is killed whole.
+  // Run as root, a CPU problem's runner gets a user id of its own, so the
+  // limit binds (it never binds root) and the kill reaches every process it
+  // started. (GPU problems keep the judge's user: the device nodes may be
+  // closed to others.) Otherwise the limit is the user's tasks now plus room.
+  constexpr unsigned long kRoom = 64;
+  if (geteuid() == 0 && problem.info().kind == Kind::CPU) {
+    opt.uid = 2'000'000'000u + static_cast<unsigned>(getpid() % 1'000'000);
+    opt.max_tasks = static_cast<unsigned long>(threads) + kRoom;
+  } else if (geteuid() != 0) {
+    opt.max_tasks = tasks_of_user(geteuid()) + static_cast<unsigned long>(threads) + kRoom;
+  }
   // The runner links the problem descriptions, and with them OpenBLAS: keep its
   // thread pool out of the submission's process.
   // OpenMP's (and OpenBLAS's) idle threads sleep rather than spin, so a thread
@@ -69,13 +86,20 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   const Child::Wake w = child_->wait(channel_, deadline);
   if (w == Child::Wake::Timeout) {
+    const size_t processes = child_->processes();
     child_->kill();
     child_->reap();
     alive_ = false;
     o.status = CallOutcome::TimedOut;
-    char buf[96];
+    char buf[160];
     std::snprintf(buf, sizeof buf, "%s did not return within %.3g s", during, timeout_s);
     o.message = buf;
+    if (processes > kForkBomb) {
+      o.status = CallOutcome::Crashed;
+      std::snprintf(buf, sizeof buf, "%s started %zu processes (a fork bomb) and did not return within %.3g s", during,
+                    processes, timeout_s);
+      o.message = buf;
+    }
     return o;
   }
   std::optional<nlohmann::json> reply;
