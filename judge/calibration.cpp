@@ -44,11 +44,7 @@ std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kin
     const char* side = kind == Kind::GPU ? "gpu" : "cpu";
     if (r.timed_out || out.is_discarded() || !out.contains(side) || out[side].contains("error")) return std::nullopt;
     j = {{"version", kVersion}, {"fingerprint", key}, {"peaks", out[side]}};
-    std::error_code ec;
-    fs::create_directories(paths.cache, ec);
-    const fs::path tmp = file.string() + ".tmp" + std::to_string(getpid());
-    std::ofstream(tmp) << j.dump(2) << "\n";
-    fs::rename(tmp, file, ec);
+    write_cache_file(file, j.dump(2) + "\n");
   }
   Peaks p;
   p.measured = j["peaks"];

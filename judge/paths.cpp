@@ -1,6 +1,9 @@
 #include "paths.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <fstream>
 
 namespace hpcjudge {
 
@@ -16,6 +19,16 @@ Paths Paths::discover() {
   if (const char* c = std::getenv("HPCJUDGE_CACHE")) p.cache = c;
   p.reports = p.root / ".hpcjudge" / "reports";
   return p;
+}
+
+void write_cache_file(const std::filesystem::path& file, const std::string& text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  const fs::path part = file.string() + ".part" + std::to_string(getpid());
+  std::ofstream(part) << text;
+  fs::rename(part, file, ec);
+  if (ec) fs::remove(part, ec);
 }
 
 }  // namespace hpcjudge

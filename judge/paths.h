@@ -2,6 +2,7 @@
 // the runner binary beside the judge's own, and the cache of measurements.
 #pragma once
 #include <filesystem>
+#include <string>
 
 namespace hpcjudge {
 
@@ -14,5 +15,9 @@ struct Paths {
   static Paths discover();
   std::filesystem::path problem_dir(const std::string& slug) const { return root / "problems" / slug; }
 };
+
+// Writes a cached measurement: aside first, then renamed into place, so two
+// judges at work at once never leave half a file. A failure costs the cache only.
+void write_cache_file(const std::filesystem::path& file, const std::string& text);
 
 }  // namespace hpcjudge

@@ -66,12 +66,7 @@ Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOpt
                           {"baseline_s", s.cases.back().baseline_s},
                           {"fast_s", s.cases.back().fast_s}});
   }
-  std::error_code ec;
-  fs::create_directories(paths.cache, ec);
-  // Written aside and renamed into place: two judges timing at once never leave half a file.
-  const fs::path part = file.string() + ".part" + std::to_string(getpid());
-  std::ofstream(part) << j.dump(2) << "\n";
-  fs::rename(part, file, ec);
+  write_cache_file(file, j.dump(2) + "\n");
   return s;
 }
 
