@@ -58,9 +58,10 @@ std::string first_error(const std::string& log) {
 }  // namespace
 
 CompileResult compile_submission(const Problem& p, const Paths& paths, const fs::path& src, const fs::path& out,
-                                 const std::string& arch, bool vendor) {
+                                 const std::string& arch, bool vendor, const std::vector<std::string>& wrapper) {
   CompileResult r;
-  const auto argv = compile_command(p, paths, src, out, arch, vendor);
+  std::vector<std::string> argv = wrapper;
+  for (auto& a : compile_command(p, paths, src, out, arch, vendor)) argv.push_back(std::move(a));
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
   const auto t0 = std::chrono::steady_clock::now();
   // The library rule first: a forbidden header is CE even where the file would compile.

@@ -25,8 +25,10 @@ std::vector<std::string> compile_command(const Problem& p, const Paths& paths, c
                                          const std::filesystem::path& out, const std::string& arch,
                                          bool vendor = false);
 
+// wrapper: what the compiler runs under (the sandbox), or empty.
 CompileResult compile_submission(const Problem& p, const Paths& paths, const std::filesystem::path& src,
-                                 const std::filesystem::path& out, const std::string& arch, bool vendor = false);
+                                 const std::filesystem::path& out, const std::string& arch, bool vendor = false,
+                                 const std::vector<std::string>& wrapper = {});
 
 // The declarations of problems/<slug>/solve.h, one per line, as a student must write them.
 std::string expected_signature(const Problem& p, const Paths& paths);

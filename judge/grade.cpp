@@ -398,7 +398,16 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   }
   TempDir tmp;
   const fs::path lib = tmp.path / "submission.so";
-  const CompileResult cr = compile_submission(p, paths, src, lib, arch, opt.vendor);
+  // Sandboxed, the compiler sees a copy of the source in the temporary folder
+  // and nothing of reference/, tests/ or the caches: an #include of an answer fails.
+  fs::path source = src;
+  std::vector<std::string> compile_wrapper;
+  if (opt.sandbox) {
+    source = tmp.path / src.filename();
+    fs::copy_file(src, source, fs::copy_options::overwrite_existing);
+    compile_wrapper = sandbox_wrapper(paths, tmp.path, false, true);
+  }
+  const CompileResult cr = compile_submission(p, paths, source, lib, arch, opt.vendor, compile_wrapper);
   r.compiled = cr.ok;
   r.compile_command = cr.command;
   r.compile_log = cr.log;

@@ -19,7 +19,8 @@ std::string bubblewrap_path() {
   return "";
 }
 
-std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& submission_dir, bool gpu) {
+std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& submission_dir, bool gpu,
+                                         bool writable) {
   std::vector<std::string> w = {bubblewrap_path(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
                                 "--tmpfs", "/tmp", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                                 "--die-with-parent"};
@@ -31,8 +32,8 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& sub
     }
   // The runner and the compiled submission, read-only, also where they live under
   // /tmp (a checkout or a build there), which the private /tmp would hide.
-  for (const fs::path& dir : {paths.runner.parent_path(), submission_dir})
-    w.insert(w.end(), {"--ro-bind", dir.string(), dir.string()});
+  w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string()});
+  w.insert(w.end(), {writable ? "--bind" : "--ro-bind", submission_dir.string(), submission_dir.string()});
   // The answers and the tests are not the submission's to read.
   // Nor are cached reference answers and scales, or earlier reports.
   for (const fs::path& hidden : {paths.root / "reference", paths.root / "tests", paths.cache, paths.root / ".hpcjudge"})
