@@ -5,11 +5,11 @@
 # the one command to run and stops. With HPCJUDGE_NO_INSTALL=1 it only checks.
 #   tools/install-deps.sh          what the judge needs
 #   tools/install-deps.sh --test   and what its tests use: Chromium (the leaderboard page)
-#                                  and a single-node Slurm with munge (the cluster test)
+#                                  a single-node Slurm with munge (the cluster test) and python3 (the bench test)
 set -euo pipefail
 
 pkgs=(cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev libcatch2-dev bubblewrap)
-if [ "${1:-}" = --test ]; then pkgs+=(chromium slurmctld slurmd slurm-client munge); fi
+if [ "${1:-}" = --test ]; then pkgs+=(chromium slurmctld slurmd slurm-client munge python3); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
