@@ -2,7 +2,8 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|all] [ctest -R regex]
+#   tools/gpu-check.sh [build|test|judge|bench|all] [ctest -R regex]
+# bench: make bench's table (bench/results/<machine>.{json,md}, copied to $OUT).
 # On a host without network, unpack the build dependencies into .deps first
 # (shared/tools/offline-deps.sh .deps) and it configures against them.
 set -uo pipefail
@@ -35,4 +36,9 @@ if [ "$phase" = judge ] || [ "$phase" = all ]; then
       echo "== $slug $(basename "$f")"; sed -n '/^performance/,$p' "$out/$slug-$(basename "$f" .cu).txt"
     done
   done
+fi
+if [ "$phase" = bench ]; then
+  ./judge/judge bench >"$out/bench.txt" 2>&1
+  tail -40 "$out/bench.txt"
+  cp bench/results/*.json bench/results/*.md "$out/" 2>/dev/null || true
 fi
