@@ -405,7 +405,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   if (opt.sandbox) {
     source = tmp.path / src.filename();
     fs::copy_file(src, source, fs::copy_options::overwrite_existing);
-    compile_wrapper = sandbox_wrapper(paths, tmp.path, false, true);
+    compile_wrapper = sandbox_wrapper(paths, tmp.path, false, true, {paths.problem_dir(p.info().slug)});
   }
   const CompileResult cr = compile_submission(p, paths, source, lib, arch, opt.vendor, compile_wrapper);
   r.compiled = cr.ok;

@@ -20,7 +20,7 @@ std::string bubblewrap_path() {
 }
 
 std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& submission_dir, bool gpu,
-                                         bool writable) {
+                                         bool writable, const std::vector<fs::path>& also) {
   std::vector<std::string> w = {bubblewrap_path(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
                                 "--tmpfs", "/tmp", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                                 "--die-with-parent"};
@@ -34,6 +34,7 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& sub
   // /tmp (a checkout or a build there), which the private /tmp would hide.
   w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string()});
   w.insert(w.end(), {writable ? "--bind" : "--ro-bind", submission_dir.string(), submission_dir.string()});
+  for (const fs::path& dir : also) w.insert(w.end(), {"--ro-bind", dir.string(), dir.string()});
   // The answers and the tests are not the submission's to read.
   // Nor are cached reference answers and scales, or earlier reports.
   for (const fs::path& hidden : {paths.root / "reference", paths.root / "tests", paths.cache, paths.root / ".hpcjudge"})

@@ -18,7 +18,9 @@ std::string bubblewrap_path();
 
 // The command the runner (or, with `writable`, the compiler writing into
 // submission_dir) is started under.
+// `also` are more folders bound in read-only (the problem's folder, for the
+// compiler: its solve.h is force-included), for a checkout under /tmp.
 std::vector<std::string> sandbox_wrapper(const Paths& paths, const std::filesystem::path& submission_dir, bool gpu,
-                                         bool writable = false);
+                                         bool writable = false, const std::vector<std::filesystem::path>& also = {});
 
 }  // namespace hpcjudge
