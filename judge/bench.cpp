@@ -8,6 +8,7 @@
 
 #include "calibration.h"
 #include "gpu.h"
+#include "score.h"
 
 namespace hpcjudge {
 
@@ -17,10 +18,6 @@ using nlohmann::json;
 namespace {
 
 const char* const kRoles[] = {"baseline", "fast", "vendor"};
-
-fs::path solution(const Problem& p, const Paths& paths, const std::string& role) {
-  return paths.root / "reference" / "solutions" / p.info().slug / (role + "." + p.info().source_ext);
-}
 
 std::string slugify(std::string s) {
   std::string out;
@@ -46,11 +43,6 @@ std::string num(const json& v, const char* f) {
   return b;
 }
 
-// Prints as it goes, so a long run shows its progress.
-struct Progress : Listener {
-  void note(const std::string&) override {}
-};
-
 }  // namespace
 
 int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOptions& b) {
@@ -72,7 +64,7 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
     json prob = {{"problem", slug}, {"kind", kind_name(p->info().kind)}, {"solutions", json::object()}};
     std::map<std::string, Report> reports;
     for (const std::string role : kRoles) {
-      const fs::path src = solution(*p, paths, role);
+      const fs::path src = reference_solution(*p, paths, role);
       if (!fs::exists(src)) continue;
       std::printf("%-18s timing %s...\n", slug.c_str(), role.c_str());
       std::fflush(stdout);
@@ -80,7 +72,7 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
       opt.bench = true;
       opt.score = false;
       opt.vendor = role == "vendor";
-      Progress quiet;
+      Listener quiet;
       Report r = grade(*p, src, opt, paths, quiet);
       if (r.verdict != Verdict::AC) {
         ++failures;

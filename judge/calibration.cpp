@@ -1,10 +1,8 @@
 #include "calibration.h"
 
-#include <unistd.h>
 
 #include <fstream>
 
-#include "harness/generators.h"
 #include "process.h"
 
 namespace hpcjudge {
@@ -15,14 +13,6 @@ namespace {
 
 constexpr int kVersion = 1;
 
-fs::path cache_file(const Paths& paths, const std::string& key, Kind kind) {
-  const uint64_t h = gen::fnv1a(std::as_bytes(std::span(key.data(), key.size())));
-  char name[64];
-  std::snprintf(name, sizeof name, "peaks-%s-%016llx.json", kind == Kind::GPU ? "gpu" : "cpu",
-                static_cast<unsigned long long>(h));
-  return paths.cache / name;
-}
-
 }  // namespace
 
 std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kind kind, int device) {
@@ -30,7 +20,7 @@ std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kin
   std::optional<Peaks>& mine = memo[kind == Kind::GPU];
   if (mine) return mine;
   const std::string key = m.fingerprint();
-  const fs::path file = cache_file(paths, key, kind);
+  const fs::path file = paths.machine_cache_file(kind == Kind::GPU ? "peaks-gpu" : "peaks-cpu", key);
   nlohmann::json j;
   {
     std::ifstream in(file);

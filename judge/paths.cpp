@@ -2,8 +2,12 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <span>
+
+#include "harness/generators.h"
 
 namespace hpcjudge {
 
@@ -19,6 +23,13 @@ Paths Paths::discover() {
   if (const char* c = std::getenv("HPCJUDGE_CACHE")) p.cache = c;
   p.reports = p.root / ".hpcjudge" / "reports";
   return p;
+}
+
+std::filesystem::path Paths::machine_cache_file(const std::string& name, const std::string& fingerprint) const {
+  const uint64_t h = gen::fnv1a(std::as_bytes(std::span(fingerprint.data(), fingerprint.size())));
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return cache / (name + "-" + hex + ".json");
 }
 
 void write_cache_file(const std::filesystem::path& file, const std::string& text) {

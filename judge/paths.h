@@ -14,6 +14,8 @@ struct Paths {
   std::filesystem::path cache;   // cached scoring scales, per machine
   static Paths discover();
   std::filesystem::path problem_dir(const std::string& slug) const { return root / "problems" / slug; }
+  // A measurement cached for one machine: <cache>/<name>-<hash of the fingerprint>.json.
+  std::filesystem::path machine_cache_file(const std::string& name, const std::string& fingerprint) const;
 };
 
 // Writes a cached measurement: aside first, then renamed into place, so two

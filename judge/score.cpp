@@ -4,9 +4,7 @@
 #include <cmath>
 #include <fstream>
 
-#include <unistd.h>
 
-#include "harness/generators.h"
 
 namespace hpcjudge {
 
@@ -16,24 +14,15 @@ namespace {
 
 constexpr int kScaleVersion = 1;
 
-fs::path cache_file(const Problem& p, const Paths& paths, const MachineInfo& m) {
-  const std::string key = m.fingerprint();
-  const uint64_t h = gen::fnv1a(std::as_bytes(std::span(key.data(), key.size())));
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return paths.cache / ("scale-" + p.info().slug + "-" + hex + ".json");
-}
+}  // namespace
 
-// The reference solution file for a role, whatever its extension.
-fs::path solution_file(const Problem& p, const Paths& paths, const std::string& role) {
+fs::path reference_solution(const Problem& p, const Paths& paths, const std::string& role) {
   return paths.root / "reference" / "solutions" / p.info().slug / (role + "." + p.info().source_ext);
 }
 
-}  // namespace
-
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
                             Listener& listener) {
-  const fs::path file = cache_file(p, paths, m);
+  const fs::path file = paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint());
   {
     std::ifstream in(file);
     const auto j = nlohmann::json::parse(in, nullptr, false);
@@ -51,7 +40,7 @@ Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOpt
   Report rep[2];
   const char* roles[2] = {"baseline", "fast"};
   for (int k = 0; k < 2; ++k) {
-    const fs::path src = solution_file(p, paths, roles[k]);
+    const fs::path src = reference_solution(p, paths, roles[k]);
     if (!fs::exists(src)) return {{}, "no " + src.string()};
     listener.note(std::string("timing the ") + roles[k] + " reference solution on this machine (once; cached)");
     rep[k] = grade(p, src, ref, paths, quiet);

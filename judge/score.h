@@ -26,6 +26,9 @@ struct Scale {
   std::string error;  // why there is no scale (a reference solution not AC, ...)
 };
 
+// reference/solutions/<slug>/<role>.<ext>: role "baseline", "fast" or "vendor" (make bench's anchor).
+std::filesystem::path reference_solution(const Problem& p, const Paths& paths, const std::string& role);
+
 // reference/solutions/<slug>/{baseline,fast}.<ext>, timed once per machine.
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
                             Listener& listener);
