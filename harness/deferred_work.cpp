@@ -16,7 +16,15 @@ namespace hpcjudge {
 
 namespace {
 
-// The other threads of this process that are running or runnable now.
+// CPU time a thread of this process has used, in ns.
+uint64_t cpu_ns(pid_t tid) {
+  std::ifstream sched("/proc/self/task/" + std::to_string(tid) + "/schedstat");
+  uint64_t ns = 0;
+  sched >> ns;
+  return ns;
+}
+
+// The other threads of this process that are running or runnable now, with their CPU time.
 std::map<pid_t, uint64_t> running_threads() {
   std::map<pid_t, uint64_t> running;
   const pid_t self = static_cast<pid_t>(syscall(SYS_gettid));
@@ -31,20 +39,10 @@ std::map<pid_t, uint64_t> running_threads() {
     std::getline(stat, line);
     const size_t close = line.rfind(')');  // the state follows the command name in parentheses
     if (close == std::string::npos || close + 2 >= line.size() || line[close + 2] != 'R') continue;
-    std::ifstream sched(std::string("/proc/self/task/") + e->d_name + "/schedstat");
-    uint64_t ns = 0;
-    sched >> ns;
-    running[tid] = ns;
+    running[tid] = cpu_ns(tid);
   }
   closedir(d);
   return running;
-}
-
-uint64_t cpu_ns(pid_t tid) {
-  std::ifstream sched("/proc/self/task/" + std::to_string(tid) + "/schedstat");
-  uint64_t ns = 0;
-  sched >> ns;
-  return ns;
 }
 
 }  // namespace

@@ -341,14 +341,14 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m,
       const CallOutcome o = s.call(l.sig, l.layout, true, p.info().bench_time_limit_s, l.device_memory_limit);
       if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
       Checked ck = judge_call(p, c, l, inputs, against, o, s.arena());
-      if (ck.verdict == Verdict::AC && peaks && o.seconds < physical_floor_s(model.bytes, model.flops, *peaks)) {
+      const double floor_s = peaks ? physical_floor_s(model.bytes, model.flops, *peaks) : 0;
+      if (ck.verdict == Verdict::AC && o.seconds < floor_s) {
         char why[320];
         std::snprintf(why, sizeof why,
                       "%.3g s is faster than the hardware allows: the case moves %.3g bytes and does %.3g FLOP, "
                       "at least %.3g s even at %g times this machine's copy bandwidth (%.0f GB/s) and %g times "
                       "its FP32 FMA rate (%.0f GFLOP/s); the time reported cannot be real",
-                      o.seconds, model.bytes, model.flops, physical_floor_s(model.bytes, model.flops, *peaks),
-                      kBytesSlack, peaks->copy_gbps, kFlopsSlack, peaks->fma_gflops);
+                      o.seconds, model.bytes, model.flops, floor_s, kBytesSlack, peaks->copy_gbps, kFlopsSlack, peaks->fma_gflops);
         ck = {Verdict::FAIL, why};
       }
       if (ck.verdict != Verdict::AC) {

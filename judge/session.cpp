@@ -111,8 +111,8 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
     o.message = std::string("the process ended with ") + st.describe() + " during " + during;
     return o;
   }
+  if (reply->contains("device_peak_bytes")) o.device_peak_bytes = (*reply)["device_peak_bytes"].get<size_t>();
   if (reply->contains("error")) {
-    if (reply->contains("device_peak_bytes")) o.device_peak_bytes = (*reply)["device_peak_bytes"].get<size_t>();
     o.status = reply->value("memory_limit", false) ? CallOutcome::OutOfMemory : CallOutcome::Error;
     o.message = (*reply)["error"].get<std::string>();
     if (reply->value("fatal", false)) {  // the child ends itself: wait for it
@@ -125,7 +125,6 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
   }
   o.seconds = reply->value("seconds", 0.0);
   o.ret = reply->value("ret", int64_t{0});
-  if (reply->contains("device_peak_bytes")) o.device_peak_bytes = (*reply)["device_peak_bytes"].get<size_t>();
   return o;
 }
 

@@ -12,6 +12,9 @@ inline constexpr const char* kRleExactWhy =
     "Exact: run-length coding is integer work with one right answer. The return value must equal the reference's, "
     "and every checked byte and length must be equal; no tolerance applies.";
 
+// The block-boundaries tests' run lengths, over and over: just under, at and past 1024, and past 4096.
+inline constexpr uint32_t kBoundaryRuns[] = {1023, 1024, 1025, 4097};
+
 // The extreme-bytes tests: 0x00, 0xFF and negative chars.
 inline constexpr uint8_t kExtremeBytes[] = {0x00, 0xFF, 0x80, 0x81, 0xFE};
 

@@ -57,10 +57,9 @@ class RleCompress final : public ProblemOf<decltype(solve), decltype(workspace_s
       std::fill(raw.begin(), raw.end(), static_cast<uint8_t>(0x41 + set));
     } else if (c.gen == "alternate") {
       for (size_t i = 0; i < raw.size(); ++i) raw[i] = i % 2 ? 0xB7 : 0x42;
-    } else if (c.gen == "boundary") {  // runs of 1023, 1024, 1025 and 4097 bytes, over and over
-      const uint32_t lengths[] = {1023, 1024, 1025, 4097};
+    } else if (c.gen == "boundary") {
       for (size_t i = 0, k = 0; i < raw.size(); ++k) {
-        const size_t end = std::min(raw.size(), i + lengths[k % 4]);
+        const size_t end = std::min(raw.size(), i + kBoundaryRuns[k % 4]);
         std::fill(raw.begin() + i, raw.begin() + end, static_cast<uint8_t>(k % 2 ? 0x10 + k % 7 : 0xF0 - k % 5));
         i = end;
       }

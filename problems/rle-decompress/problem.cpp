@@ -61,9 +61,8 @@ class RleDecompress final : public ProblemOf<decltype(solve), decltype(workspace
     const uint32_t s0 = input_stream(c, set, 0), s1 = input_stream(c, set, 1);
     gen::run_bytes(bytes, seed, s0, c.gen == "extreme" ? std::span<const uint8_t>(kExtremeBytes)
                                                        : std::span<const uint8_t>());
-    if (c.gen == "boundary") {  // 1023, 1024, 1025 and 4097, over and over
-      const uint32_t cycle[] = {1023, 1024, 1025, 4097};
-      for (size_t k = 0; k < lengths.size(); ++k) lengths[k] = cycle[k % 4];
+    if (c.gen == "boundary") {
+      for (size_t k = 0; k < lengths.size(); ++k) lengths[k] = kBoundaryRuns[k % 4];
     } else if (c.gen == "skewed" && !lengths.empty()) {
       // Half the bytes in the middle run; the rest in short runs around it.
       const size_t mid = lengths.size() / 2;
