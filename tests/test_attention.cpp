@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "harness/problem.h"
+#include "host_case.h"
 #include "reference/attention.h"
 #include "tf32.h"
 
@@ -15,33 +17,16 @@ using namespace hpcjudge;
 
 namespace {
 
+// One case's generated inputs (in a HostCase) and its sizes.
 struct Inputs {
-  std::vector<float> Q, K, V;
+  HostCase host;
+  std::span<const float> Q, K, V;
   int64_t N, d, h;
+  Inputs(const Problem& p, const Case& c) : host(p, c), N(c["N"]), d(c["d_model"]), h(c["h"]) {
+    p.generate(c, 42, 0, host.buffers());
+    Q = host.buffers().f32("Q"), K = host.buffers().f32("K"), V = host.buffers().f32("V");
+  }
 };
-
-Inputs make(const Problem& p, const Case& c) {
-  Inputs in{{}, {}, {}, c["N"], c["d_model"], c["h"]};
-  const Signature sig = p.signature(c);
-  in.Q.resize(in.N * in.d), in.K.resize(in.N * in.d), in.V.resize(in.N * in.d);
-  std::vector<float> out(in.N * in.d);
-  std::vector<BufferView> views = {{&sig.buffers[0], reinterpret_cast<std::byte*>(in.Q.data())},
-                                   {&sig.buffers[1], reinterpret_cast<std::byte*>(in.K.data())},
-                                   {&sig.buffers[2], reinterpret_cast<std::byte*>(in.V.data())},
-                                   {&sig.buffers[3], reinterpret_cast<std::byte*>(out.data())}};
-  p.generate(c, 42, 0, Buffers(views));
-  return in;
-}
-
-std::vector<double> expected_output(const Problem& p, const Case& c, Inputs& in) {
-  const Signature sig = p.signature(c);
-  std::vector<float> out(in.N * in.d);
-  std::vector<BufferView> views = {{&sig.buffers[0], reinterpret_cast<std::byte*>(in.Q.data())},
-                                   {&sig.buffers[1], reinterpret_cast<std::byte*>(in.K.data())},
-                                   {&sig.buffers[2], reinterpret_cast<std::byte*>(in.V.data())},
-                                   {&sig.buffers[3], reinterpret_cast<std::byte*>(out.data())}};
-  return p.reference(c, Buffers(views)).outputs[0].values;
-}
 
 enum class Variant { Naive, Tiled, NoScale, NoMax, TF32 };
 
@@ -107,8 +92,8 @@ TEST_CASE("attention tolerance admits FP32 kernels and rejects the classic bugs"
   const Problem& p = *Registry::find("flash-attention");
   for (const Case& c : p.tests()) {
     INFO(c.name << " " << c.size_string());
-    Inputs in = make(p, c);
-    const std::vector<double> e = expected_output(p, c, in);
+    const Inputs in(p, c);
+    const std::vector<double> e = p.reference(c, in.host.buffers()).outputs[0].values;
     const Tolerance tol = p.tolerance(c);
     for (Variant v : {Variant::Naive, Variant::Tiled}) {
       const CheckResult r = check_close(attention_f32(in, v), e, tol);

@@ -14,23 +14,12 @@
 #include "harness/verify.h"
 #include "reference/matmul.h"
 #include "reference/softmax.h"
+#include "host_case.h"
 #include "tf32.h"
 
 using namespace hpcjudge;
 
 namespace {
-
-// The buffers of one case in plain host memory.
-struct HostCase {
-  Signature sig;
-  std::vector<std::vector<std::byte>> storage;
-  std::vector<BufferView> views;
-  HostCase(const Problem& p, const Case& c) : sig(p.signature(c)) {
-    for (const auto& b : sig.buffers) storage.emplace_back(b.bytes());
-    for (size_t i = 0; i < sig.buffers.size(); ++i) views.push_back({&sig.buffers[i], storage[i].data()});
-  }
-  Buffers buffers() const { return Buffers(views); }
-};
 
 }  // namespace
 
