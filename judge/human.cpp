@@ -136,8 +136,9 @@ void HumanPrinter::finished(const Report& r) {
                                    (r.output_bytes > r.output.size() ? ", first 64 KiB" : "") + ")")
                             .c_str());
   std::printf("verdict %s", style_.paint(r.verdict, verdict_name(r.verdict)).c_str());
-  std::printf("   score %.1f / %.0f (correctness %.0f + performance %.1f / %.0f)\n", r.score.total(), r.score.max,
-              r.score.correctness, r.score.performance, r.score.max - problem_.info().points.correctness);
+  std::printf("   score %.1f / %.0f (correctness %.0f + performance %.1f / %.0f%s)\n", r.score.total(), r.score.max,
+              r.score.correctness, r.score.performance, r.score.max - problem_.info().points.correctness,
+              r.score.bonus > 0 ? fmt(", %.1f of it a bonus for beating the fast reference", r.score.bonus).c_str() : "");
   if (!r.message.empty()) std::printf("  %s\n", r.message.c_str());
   if (!r.score.note.empty()) std::printf("  %s\n", style_.dim(r.score.note).c_str());
   std::fflush(stdout);

@@ -56,6 +56,7 @@ nlohmann::json Report::to_json() const {
                 {"max", score.max},
                 {"correctness", score.correctness},
                 {"performance", score.performance},
+                {"bonus", score.bonus},
                 {"performance_fraction", opt(score.fraction)},
                 {"note", score.note}};
   j["device_peak_bytes"] = opt(device_peak_bytes);

@@ -40,8 +40,9 @@ struct BenchResult {
 };
 
 struct Score {
-  double correctness = 0, performance = 0, max = 0;
-  std::optional<double> fraction;  // the performance fraction s in [0, 1], when measured
+  double correctness = 0, performance = 0, max = 0;  // performance includes the bonus
+  std::optional<double> fraction;  // the performance fraction s in [0, kMaxFraction], when measured
+  double bonus = 0;                // the points above the performance points (s > 1)
   std::string note;                // why performance points are missing, if they are
   double total() const { return correctness + performance; }
 };

@@ -72,7 +72,7 @@ std::optional<double> performance_fraction(const std::vector<BenchResult>& bench
   if (used == 0) return std::nullopt;
   // A fast reference no faster than the baseline here: full marks for matching it.
   if (den <= 0) return num >= den ? 1.0 : 0.0;
-  return std::clamp(num / den, 0.0, 1.0);
+  return std::clamp(num / den, 0.0, kMaxFraction);
 }
 
 void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt, Report& r, Listener& listener) {
@@ -104,6 +104,7 @@ void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt,
     return;
   }
   r.score.performance = pts.performance * *r.score.fraction;
+  r.score.bonus = std::max(0.0, r.score.performance - pts.performance);
 }
 
 }  // namespace hpcjudge

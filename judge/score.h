@@ -3,10 +3,12 @@
 // baseline solution (0 points) and its fast reference solution (all points),
 // both timed on this machine and cached per machine fingerprint:
 //
-//   s = clamp( sum_c ln(t_base,c / t_c) / sum_c ln(t_base,c / t_fast,c), 0, 1 )
+//   s = clamp( sum_c ln(t_base,c / t_c) / sum_c ln(t_base,c / t_fast,c), 0, kMaxFraction )
 //
 // over the performance cases c (medians): the geometric mean of the speed-ups
-// on a log scale, so a score means the same on any machine.
+// on a log scale, so a score means the same on any machine. Beating the fast
+// reference earns a bonus, bounded: s stops at kMaxFraction (1.2), so at most
+// a fifth of the performance points come on top.
 #pragma once
 #include <optional>
 #include <string>
@@ -15,6 +17,10 @@
 #include "grade.h"
 
 namespace hpcjudge {
+
+// The most the performance fraction can be: 1 is the fast reference's speed,
+// the 0.2 above it a bounded bonus for beating it.
+inline constexpr double kMaxFraction = 1.2;
 
 struct CaseScale {
   std::string name;

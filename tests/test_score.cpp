@@ -28,9 +28,13 @@ TEST_CASE("score: baseline 0, fast reference 1, the geometric mean of speed-ups 
   CHECK(*performance_fraction({timed("a", 2.0), timed("b", 1.0)}, kScale) == Approx(std::log(16.0) / std::log(32.0)));
 }
 
-TEST_CASE("score: clamped to [0, 1]; slower than the baseline is 0, faster than the fast reference is 1") {
+TEST_CASE("score: clamped to [0, 1.2]; slower than the baseline is 0, beating the fast reference a bounded bonus") {
   CHECK(*performance_fraction({timed("a", 80.0), timed("b", 40.0)}, kScale) == 0.0);
-  CHECK(*performance_fraction({timed("a", 0.1), timed("b", 0.1)}, kScale) == 1.0);
+  // 2x the fast reference on both cases: ln(16*8) / ln 32 = 1.4, capped at 1.2.
+  CHECK(*performance_fraction({timed("a", 0.5), timed("b", 0.5)}, kScale) == kMaxFraction);
+  CHECK(kMaxFraction == 1.2);
+  // A little faster than the fast reference: the bonus grows on the same log scale.
+  CHECK(*performance_fraction({timed("a", 1.0), timed("b", 0.8)}, kScale) == Approx(std::log(40.0) / std::log(32.0)));
 }
 
 TEST_CASE("score: cases missing from the scale do not count; none at all is no fraction") {
