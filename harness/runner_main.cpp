@@ -10,6 +10,7 @@
 //   hpcjudge-runner --problem SLUG --library SO --channel FD --arena FD [--device N] [--exact-buffers]
 //                   [--memory-limit BYTES]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
+//   hpcjudge-runner --check                   exits 0: the runner starts (as the user asked)
 //   hpcjudge-runner --calibrate [--threads T] [--gpu] [--device N]
 //                                             prints the machine's measured peaks as JSON
 #include <dlfcn.h>
@@ -213,13 +214,14 @@ int main(int argc, char** argv) {
   int channel = -1;
   bool probe = false, calibrate = false, calibrate_gpu = false;
   int threads = 0;
-  unsigned long long memory_limit = 0;  // bytes of address space, CPU problems (0: none)
+  unsigned long long memory_limit = 0;  // bytes of host memory (0: none)
   Target t;
   Mapping arena;
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
-    if (k == "--probe") probe = true;
+    if (k == "--check") return 0;  // the judge asks whether the runner starts (as another user)
+    else if (k == "--probe") probe = true;
     else if (k == "--calibrate") calibrate = true;
     else if (k == "--gpu") calibrate_gpu = true;
     else if (k == "--threads") threads = std::stoi(v), ++i;
@@ -262,9 +264,14 @@ int main(int argc, char** argv) {
     send_message(channel, {{"error", "runner: unknown problem " + slug}});
     return 2;
   }
-  if (memory_limit > 0) {  // before the submission is loaded: its static initialisers count too
+  // Before the submission is loaded: its static initialisers count too. A CPU
+  // problem's limit is on the address space (RLIMIT_AS). The CUDA driver
+  // reserves far more address space than it uses, so a GPU problem's is on the
+  // private writable memory instead (RLIMIT_DATA: heap and anonymous maps, what
+  // a malloc or a std::vector takes), which the driver's reservations do not count in.
+  if (memory_limit > 0) {
     const rlimit lim{memory_limit, memory_limit};
-    setrlimit(RLIMIT_AS, &lim);
+    setrlimit(t.problem->info().kind == Kind::GPU ? RLIMIT_DATA : RLIMIT_AS, &lim);
   }
   void* lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {

@@ -166,9 +166,10 @@ void set_verdict(Report& r, Verdict v, const std::string& where, const std::stri
   r.message = where.empty() ? message : where + ": " + message;
 }
 
-// The host memory a CPU submission's process may map: the arena of its largest
+// The host memory a submission's process may take: the arena of its largest
 // case twice over, plus 4 GiB for the runtime, its threads and the cache flush.
-// (Not for GPU problems: the CUDA driver reserves far more address space than it uses.)
+// The runner applies it to the address space of a CPU problem's process and to
+// the private writable memory of a GPU problem's (hpcjudge-runner --memory-limit).
 size_t host_memory_limit(const Problem& p) {
   size_t largest = 0;
   std::vector<Case> cases = p.tests();
@@ -425,7 +426,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   {
     const std::vector<std::string> wrapper =
         opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), gpu) : std::vector<std::string>{};
-    Session s(paths, p, lib, r.machine.threads, opt.device, wrapper, false, gpu ? 0 : host_memory_limit(p));
+    Session s(paths, p, lib, r.machine.threads, opt.device, wrapper, false, host_memory_limit(p));
     const CallOutcome started = s.start(60);
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);

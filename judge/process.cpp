@@ -49,7 +49,8 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
       const rlimit lim{opt.max_tasks, opt.max_tasks};
       setrlimit(RLIMIT_NPROC, &lim);
     }
-    if (opt.uid != 0 && (setgroups(0, nullptr) != 0 || setresgid(opt.uid, opt.uid, opt.uid) != 0 ||
+    const std::vector<gid_t> groups(opt.groups.begin(), opt.groups.end());
+    if (opt.uid != 0 && (setgroups(groups.size(), groups.data()) != 0 || setresgid(opt.uid, opt.uid, opt.uid) != 0 ||
                          setresuid(opt.uid, opt.uid, opt.uid) != 0)) {
       std::fprintf(stderr, "cannot switch to user %u: %s\n", opt.uid, std::strerror(errno));
       _exit(127);

@@ -32,6 +32,7 @@ struct SpawnOptions {
   // 0: no limit). A fork bomb then stops at the limit, and kill() ends every
   // process of that user, whatever its process group.
   unsigned uid = 0;
+  std::vector<unsigned> groups;  // with uid: its supplementary groups (none by default)
   unsigned long max_tasks = 0;
 };
 

@@ -1,6 +1,11 @@
 #include "session.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
 
 #include "harness/channel.h"
 
@@ -9,6 +14,41 @@ namespace hpcjudge {
 namespace {
 // More processes than this in the runner's group or user at a timeout: a fork bomb (RE, not TLE).
 constexpr size_t kForkBomb = 16;
+
+// The supplementary groups a user other than root needs to open every NVIDIA
+// device node (/dev/nvidia*) for reading and writing: none where the nodes are
+// open to all (the usual 0666), their groups where the groups may. No value
+// where some node is closed to others: the runner must then stay root.
+std::optional<std::vector<unsigned>> gpu_node_groups() {
+  std::vector<unsigned> groups;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/dev", ec)) {
+    if (e.path().filename().string().rfind("nvidia", 0) != 0) continue;
+    struct stat st{};
+    if (stat(e.path().c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) continue;
+    if ((st.st_mode & (S_IROTH | S_IWOTH)) == (S_IROTH | S_IWOTH)) continue;
+    if ((st.st_mode & (S_IRGRP | S_IWGRP)) != (S_IRGRP | S_IWGRP)) return std::nullopt;
+    if (std::find(groups.begin(), groups.end(), st.st_gid) == groups.end()) groups.push_back(st.st_gid);
+  }
+  return groups;
+}
+
+// Whether the runner starts as user `uid` with `groups`: the user must reach
+// its folder and its shared libraries (a checkout under /root does not let it).
+// Asked once per judge process, with `hpcjudge-runner --check`.
+bool runner_starts_as(const std::filesystem::path& runner, unsigned uid, const std::vector<unsigned>& groups) {
+  static const bool starts = [&] {
+    SpawnOptions opt;
+    opt.argv = {runner.string(), "--check"};
+    opt.uid = uid;
+    opt.groups = groups;
+    Child c(opt);
+    c.wait(-1, Clock::now() + std::chrono::seconds(30));
+    const ExitStatus st = c.reap();
+    return st.exited && st.code == 0;
+  }();
+  return starts;
+}
 }  // namespace
 
 Session::Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads,
@@ -27,13 +67,18 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
   if (memory_limit > 0) opt.argv.insert(opt.argv.end(), {"--memory-limit", std::to_string(memory_limit)});
   opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // Processes and threads: a fork bomb stops at a limit and is killed whole.
-  // Run as root, a CPU problem's runner gets a user id of its own, so the
-  // limit binds (it never binds root) and the kill reaches every process it
-  // started. (GPU problems keep the judge's user: the device nodes may be
-  // closed to others.) Otherwise the limit is the user's tasks now plus room.
+  // Run as root, the runner gets a user id of its own, so the limit binds (it
+  // never binds root) and the kill reaches every process it started. A GPU
+  // problem's runner gets the groups of the device nodes too. Where a node is
+  // closed to every other user, or that user cannot start the runner, it stays
+  // root, with no limit but the fork-bomb count and kill at a timeout. Not
+  // root, the limit is the user's tasks now plus room.
   constexpr unsigned long kRoom = 64;
-  if (geteuid() == 0 && problem.info().kind == Kind::CPU) {
-    opt.uid = 2'000'000'000u + static_cast<unsigned>(getpid() % 1'000'000);
+  const auto groups = problem.info().kind == Kind::GPU ? gpu_node_groups() : std::vector<unsigned>{};
+  const unsigned own_uid = 2'000'000'000u + static_cast<unsigned>(getpid() % 1'000'000);
+  if (geteuid() == 0 && groups && runner_starts_as(paths.runner, own_uid, *groups)) {
+    opt.uid = own_uid;
+    opt.groups = *groups;
     opt.max_tasks = static_cast<unsigned long>(threads) + kRoom;
   } else if (geteuid() != 0) {
     opt.max_tasks = tasks_of_user(geteuid()) + static_cast<unsigned long>(threads) + kRoom;

@@ -4,6 +4,7 @@
 #   hpcjudge-test: bench              time the performance cases too (else --no-bench)
 #   hpcjudge-test: message=TEXT       the report's message must contain TEXT (each of several
 #                                     such lines)
+#   hpcjudge-test: message-matches=RE the report's message must match the CMake regex RE
 #   hpcjudge-test: truncated-output   the report must say the output was truncated
 #   hpcjudge-test: args=A B ...       more judge options (--sanitize, --sandbox: skipped where
 #                                     compute-sanitizer or bubblewrap is not installed)
@@ -71,6 +72,13 @@ foreach(line IN LISTS wanted)
   string(FIND "${why}" "${text}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "the message does not contain '${text}': ${why}")
+  endif()
+endforeach()
+string(REGEX MATCHALL "hpcjudge-test: message-matches=[^\n]*" patterns "${source}")
+foreach(line IN LISTS patterns)
+  string(REPLACE "hpcjudge-test: message-matches=" "" pattern "${line}")
+  if(NOT why MATCHES "${pattern}")
+    message(FATAL_ERROR "the message does not match '${pattern}': ${why}")
   endif()
 endforeach()
 if(source MATCHES "hpcjudge-test: truncated-output")

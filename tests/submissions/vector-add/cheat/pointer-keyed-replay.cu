@@ -1,7 +1,7 @@
 // expect: WA
 // The cheat: computes C once, keeps a device copy keyed on (A, B, C, N), and on a later call with the same pointers
 // just copies the cached copy into C. Must get WA: the last functional test runs again with new inputs in the same
-// buffers (and timed runs alternate two input sets), so the repeat gets the first inputs' answer.
+// buffers (and every timed run gets fresh inputs), so the repeat gets the first inputs' answer.
 // hpcjudge-test: message=(new inputs)
 
 __global__ void add(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int N) {
