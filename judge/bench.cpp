@@ -86,6 +86,10 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
       if (!r.machine.gpu.is_null()) gpu_name = r.machine.gpu.value("name", "");
       reports[role] = std::move(r);
     }
+    // The scale of the score on this machine, timed in this run: cached for the judge.
+    if (reports.count("baseline") && reports.count("fast") && reports["baseline"].verdict == Verdict::AC &&
+        reports["fast"].verdict == Verdict::AC)
+      save_scale(*p, paths, reports["fast"].machine, reports["baseline"], reports["fast"]);
     prob["cases"] = json::array();
     for (const Case& c : p->benchmarks()) {
       json row = {{"case", c.name}, {"sizes", c.size_string()}};

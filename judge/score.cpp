@@ -22,9 +22,8 @@ fs::path reference_solution(const Problem& p, const Paths& paths, const std::str
 
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
                             Listener& listener) {
-  const fs::path file = paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint());
   {
-    std::ifstream in(file);
+    std::ifstream in(paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint()));
     const auto j = nlohmann::json::parse(in, nullptr, false);
     if (!j.is_discarded() && j.value("version", 0) == kScaleVersion && j.value("fingerprint", "") == m.fingerprint()) {
       Scale s;
@@ -32,7 +31,6 @@ Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOpt
       return s;
     }
   }
-  Scale s;
   GradeOptions ref = opt;
   ref.bench = true;
   ref.score = false;
@@ -48,14 +46,20 @@ Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOpt
       return {{}, std::string("the ") + roles[k] + " reference solution got " + verdict_name(rep[k].verdict) + ": " +
                       rep[k].message};
   }
+  return save_scale(p, paths, m, rep[0], rep[1]);
+}
+
+Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, const Report& baseline,
+                 const Report& fast) {
+  Scale s;
   nlohmann::json j = {{"version", kScaleVersion}, {"fingerprint", m.fingerprint()}, {"cases", nlohmann::json::array()}};
-  for (size_t i = 0; i < rep[0].bench.size() && i < rep[1].bench.size(); ++i) {
-    s.cases.push_back({rep[0].bench[i].name, rep[0].bench[i].stats.median, rep[1].bench[i].stats.median});
+  for (size_t i = 0; i < baseline.bench.size() && i < fast.bench.size(); ++i) {
+    s.cases.push_back({baseline.bench[i].name, baseline.bench[i].stats.median, fast.bench[i].stats.median});
     j["cases"].push_back({{"name", s.cases.back().name},
                           {"baseline_s", s.cases.back().baseline_s},
                           {"fast_s", s.cases.back().fast_s}});
   }
-  write_cache_file(file, j.dump(2) + "\n");
+  write_cache_file(paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint()), j.dump(2) + "\n");
   return s;
 }
 

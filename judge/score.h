@@ -39,6 +39,12 @@ std::filesystem::path reference_solution(const Problem& p, const Paths& paths, c
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
                             Listener& listener);
 
+// Caches the scale from the baseline's and the fast reference's reports (both
+// AC, timed on this machine in this run): what load_or_measure_scale and make
+// bench both do, so a judge run after make bench finds the scale measured.
+Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, const Report& baseline,
+                 const Report& fast);
+
 // The performance fraction from the submission's and the scale's medians.
 std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale);
 

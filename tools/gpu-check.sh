@@ -2,8 +2,10 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|all] [ctest -R regex]
-# bench: make bench's table (bench/results/<machine>.{json,md}, copied to $OUT).
+#   tools/gpu-check.sh [build|test|judge|bench|repeat|all] [ctest -R regex]
+# bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
+# repeat: judges each file in $REPEAT (default: one mid-scale submission per GPU
+# problem) twice in a row and prints both scores: the repeatability check.
 # On a host without network, unpack the build dependencies into .deps first
 # (shared/tools/offline-deps.sh .deps) and it configures against them.
 set -uo pipefail
@@ -18,6 +20,9 @@ if [ -d .deps/usr ]; then
   prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/usr")
   export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
+# bubblewrap unpacked beside them (dpkg -x bubblewrap_*.deb .deps/bwrap), for --sandbox.
+[ -x .deps/bwrap/usr/bin/bwrap ] && export PATH="$PWD/.deps/bwrap/usr/bin:$PATH"
+ls -l /dev | grep -i nvidia >"$out/dev-nodes.txt" 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv >"$out/gpu.txt" 2>&1
 
 if [ "$phase" = build ] || [ "$phase" = all ]; then
@@ -37,8 +42,20 @@ if [ "$phase" = judge ] || [ "$phase" = all ]; then
     done
   done
 fi
+if [ "$phase" = repeat ]; then
+  for f in ${REPEAT:-tests/submissions/vector-add/AC/naive.cu tests/submissions/softmax-gpu/AC/multi-block.cu
+      tests/submissions/matmul-gpu/AC/tiled.cu tests/submissions/shared-memory-fix/AC/fixed.cu
+      tests/submissions/flash-attention/AC/tiled.cu tests/submissions/rle-compress/AC/scan.cu
+      tests/submissions/rle-decompress/AC/scan.cu}; do
+    slug=$(basename "$(dirname "$(dirname "$f")")")
+    for k in 1 2; do
+      log="$out/repeat-$slug-$(basename "${f%.*}")-$k"
+      ./judge/judge "$slug" "$f" --json "$log.json" >"$log.txt" 2>&1
+      echo "$slug $(basename "$f") run $k: $(grep -o 'score .*' "$log.txt" | head -1)"
+    done
+  done
+fi
 if [ "$phase" = bench ]; then
-  ./judge/judge bench >"$out/bench.txt" 2>&1
+  ./judge/judge bench --out "$out/results" >"$out/bench.txt" 2>&1
   tail -40 "$out/bench.txt"
-  cp bench/results/*.json bench/results/*.md "$out/" 2>/dev/null || true
 fi
