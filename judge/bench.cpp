@@ -73,7 +73,13 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
       opt.score = false;
       opt.vendor = role == "vendor";
       Listener quiet;
-      Report r = grade(*p, src, opt, paths, quiet);
+      Report r;
+      try {
+        r = grade(*p, src, opt, paths, quiet);
+      } catch (const std::exception& e) {  // the judge's own failure: the row says so, the table goes on
+        r.verdict = Verdict::FAIL;
+        r.message = std::string("internal error: ") + e.what();
+      }
       if (r.verdict != Verdict::AC) {
         ++failures;
         std::printf("%-18s %s: %s %s\n", slug.c_str(), role.c_str(), verdict_name(r.verdict), r.message.c_str());

@@ -81,4 +81,9 @@ RunResult run_command(const std::vector<std::string>& argv, double timeout_s, si
 // Tasks (threads of all processes) whose real user is `uid`: what RLIMIT_NPROC counts.
 size_t tasks_of_user(unsigned uid);
 
+// A user id of its own for one runner (the judge running as root): different
+// for every call in this process (a judge may hold several runners at once, and
+// killing one's user must not kill the others) and from every other judge's.
+unsigned fresh_runner_uid();
+
 }  // namespace hpcjudge

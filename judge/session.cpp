@@ -75,7 +75,7 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
   // root, the limit is the user's tasks now plus room.
   constexpr unsigned long kRoom = 64;
   const auto groups = problem.info().kind == Kind::GPU ? gpu_node_groups() : std::vector<unsigned>{};
-  const unsigned own_uid = 2'000'000'000u + static_cast<unsigned>(getpid() % 1'000'000);
+  const unsigned own_uid = fresh_runner_uid();
   if (geteuid() == 0 && groups && runner_starts_as(paths.runner, own_uid, *groups)) {
     opt.uid = own_uid;
     opt.groups = *groups;
@@ -213,7 +213,11 @@ namespace hpcjudge {
 
 nlohmann::json Session::sensors() {
   if (!alive_) return nlohmann::json::object();
-  send_message(channel_, {{"op", "sensors"}});
+  try {
+    send_message(channel_, {{"op", "sensors"}});
+  } catch (const std::exception&) {
+    return nlohmann::json::object();  // the runner is gone: its next call says how it ended
+  }
   if (child_->wait(channel_, Clock::now() + std::chrono::seconds(10)) != Child::Wake::Readable) return {};
   auto reply = receive_message(channel_);
   return reply ? reply->value("sensors", nlohmann::json::object()) : nlohmann::json::object();
