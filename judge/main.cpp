@@ -7,6 +7,7 @@
 //   judge pack [SLUG...] -o FILE [--name NAME]
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include "batch.h"
@@ -325,6 +327,12 @@ int main(int argc, char** argv) {
   // The judge holds the reference answers: a submission running as the same
   // (non-root) user may not read its memory through /proc or ptrace.
   prctl(PR_SET_DUMPABLE, 0);
+  // Every timed call allocates and frees inputs, reference answers and copies
+  // of hundreds of MiB: keep freed memory in the heap for the next call rather
+  // than give it back to the kernel (glibc maps large blocks anew each time),
+  // so that the judge's own work between timed calls is not mostly page faults.
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   try {
     return run(argc, argv);
   } catch (const UsageError& e) {

@@ -2,7 +2,7 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|repeat|all] [ctest -R regex]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|all] [ctest -R regex | seconds]
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
 # repeat: judges each file in $REPEAT (default: one mid-scale submission per GPU
 # problem) twice in a row and prints both scores: the repeatability check.
@@ -56,6 +56,23 @@ if [ "$phase" = repeat ]; then
   done
 fi
 if [ "$phase" = bench ]; then
+  rm -f "$out/bench.done"
   ./judge/judge bench --out "$out/results" >"$out/bench.txt" 2>&1
+  echo "exit status $?" >"$out/bench.done"
   tail -40 "$out/bench.txt"
+fi
+# make bench takes longer than one device call may: bench-start runs it in a
+# session of its own (it outlives the call while the machine stays held), and
+# bench-wait [SECONDS] waits for it (default 540 s) and copies what it has to $OUT/bench.
+bg=/tmp/hpcjudge-bench
+if [ "$phase" = bench-start ]; then
+  rm -rf "$bg" && mkdir -p "$bg"
+  OUT=$bg setsid nohup "$PWD/tools/gpu-check.sh" bench >"$bg/run.log" 2>&1 </dev/null &
+  echo "make bench started in the background (logs in $bg)"
+fi
+if [ "$phase" = bench-wait ]; then
+  waited=0
+  while [ ! -f "$bg/bench.done" ] && [ "$waited" -lt "${filter:-540}" ]; do sleep 5; waited=$((waited + 5)); done
+  mkdir -p "$out/bench" && cp -r "$bg/bench.txt" "$bg/results" "$out/bench/" 2>/dev/null
+  if [ -f "$bg/bench.done" ]; then cat "$bg/bench.done"; tail -45 "$bg/bench.txt"; else echo "still running after ${waited} s"; tail -3 "$bg/bench.txt"; fi
 fi
