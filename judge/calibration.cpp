@@ -15,10 +15,11 @@ constexpr int kVersion = 1;
 
 }  // namespace
 
-std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kind kind, int device) {
+std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kind kind, int device,
+                                   bool remeasure) {
   static std::optional<Peaks> memo[2];
   std::optional<Peaks>& mine = memo[kind == Kind::GPU];
-  if (mine) return mine;
+  if (mine && !remeasure) return mine;
   const std::string key = m.fingerprint();
   const fs::path file = paths.machine_cache_file(kind == Kind::GPU ? "peaks-gpu" : "peaks-cpu", key);
   nlohmann::json j;
@@ -26,15 +27,23 @@ std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kin
     std::ifstream in(file);
     j = nlohmann::json::parse(in, nullptr, false);
   }
-  if (j.is_discarded() || j.value("version", 0) != kVersion || j.value("fingerprint", "") != key) {
+  const bool cached = !j.is_discarded() && j.value("version", 0) == kVersion && j.value("fingerprint", "") == key;
+  if (!cached || remeasure) {
     std::vector<std::string> argv = {paths.runner.string(), "--calibrate", "--threads", std::to_string(m.threads)};
     if (kind == Kind::GPU) argv.insert(argv.end(), {"--gpu", "--device", std::to_string(device)});
     const RunResult r = run_command(argv, 300);
     const auto out = nlohmann::json::parse(r.output, nullptr, false);
     const char* side = kind == Kind::GPU ? "gpu" : "cpu";
-    if (r.timed_out || out.is_discarded() || !out.contains(side) || out[side].contains("error")) return std::nullopt;
-    j = {{"version", kVersion}, {"fingerprint", key}, {"peaks", out[side]}};
-    write_cache_file(file, j.dump(2) + "\n");
+    const bool measured = !r.timed_out && !out.is_discarded() && out.contains(side) && !out[side].contains("error");
+    if (!measured && !cached) return std::nullopt;
+    if (measured) {
+      nlohmann::json peaks = out[side];
+      if (cached)  // the highest of each figure: interference only ever slows a measurement down
+        for (auto& [name, value] : peaks.items())
+          if (value.is_number() && j["peaks"].value(name, 0.0) > value.get<double>()) value = j["peaks"][name];
+      j = {{"version", kVersion}, {"fingerprint", key}, {"peaks", peaks}};
+      write_cache_file(file, j.dump(2) + "\n");
+    }
   }
   Peaks p;
   p.measured = j["peaks"];

@@ -20,7 +20,10 @@ struct Peaks {
 };
 
 // For a CPU or a GPU problem (m.gpu names the device for GPU ones); nullopt when it cannot be measured.
-std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kind kind, int device);
+// Measured once per machine fingerprint and cached; `remeasure` (make bench) measures again. A busy machine
+// can only measure a peak too low, never too high, so each figure kept is the highest measured yet.
+std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kind kind, int device,
+                                   bool remeasure = false);
 
 // The share of the peak a case reached: by its FLOP model where it has one, else by its traffic.
 double percent_of_peak(double bytes, double flops, double seconds, const Peaks& p);
