@@ -129,6 +129,19 @@ struct Points {
   double total() const { return correctness + performance; }
 };
 
+// The bar the fast reference solution must clear in make bench: at least
+// `at_least` of its anchor on the performance case `on`: a case's name, "*"
+// (every case) or "largest" (the case with the most work, FLOPs or else bytes,
+// among those this machine runs).
+// The anchor is "vendor" (the vendor anchor's time over the fast reference's:
+// 0.9 means within 90% of the vendor's speed) or "peak" (the fraction of the
+// machine's measured peak). No anchor: no target.
+struct BenchTarget {
+  std::string anchor;
+  double at_least = 0;
+  std::string on = "largest";
+};
+
 struct ProblemInfo {
   std::string slug;
   std::string title;
@@ -150,6 +163,7 @@ struct ProblemInfo {
   double workspace_per_input_byte = 16;
   // Keep reference answers on disk (slow references, such as attention at N = 16,384).
   bool cache_reference = false;
+  BenchTarget bench_target;
 };
 
 class Problem {
@@ -159,7 +173,7 @@ class Problem {
   virtual std::vector<Case> tests() const = 0;
   virtual std::vector<Case> benchmarks() const = 0;
   virtual Signature signature(const Case& c) const = 0;
-  // Fills the input buffers for input set `set` (0 for tests; timed runs alternate sets).
+  // Fills the input buffers for input set `set` (0 and 1 for the tests; each timed call its own, 2, 3, ...).
   virtual void generate(const Case& c, uint64_t seed, uint32_t set, const Buffers& bufs) const = 0;
   // The exact answer (double precision) for the inputs in bufs, one vector per output buffer.
   virtual Expected reference(const Case& c, const Buffers& bufs) const = 0;

@@ -12,7 +12,8 @@ struct SoftmaxCpu final : SoftmaxProblem<decltype(solve)> {
                         .title = "Softmax (CPU, OpenMP)",
                         .kind = Kind::CPU,
                         .source_ext = "cpp",
-                        .points = {.correctness = 40, .performance = 60}},
+                        .points = {.correctness = 40, .performance = 60},
+                        .bench_target = {"peak", 0.70}},
                        softmax_tests({}),
                        {{"n1M", {{"N", 1000000}}}, {"n16M", {{"N", 16777216}}}, {"n100M", {{"N", 100000000}}, "uniform", 16}},
                        8.0) {}  // read once, write once

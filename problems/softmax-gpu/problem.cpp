@@ -12,7 +12,8 @@ struct SoftmaxGpu final : SoftmaxProblem<decltype(solve)> {
                         .title = "Softmax (CUDA)",
                         .kind = Kind::GPU,
                         .source_ext = "cu",
-                        .points = {.correctness = 40, .performance = 60}},
+                        .points = {.correctness = 40, .performance = 60},
+                        .bench_target = {"peak", 0.75}},
                        softmax_tests({1025, 16777217, 100000000}),
                        {{"n1M", {{"N", 1000000}}}, {"n16M", {{"N", 16777216}}}, {"n100M", {{"N", 100000000}}}},
                        12.0) {}  // N floats exceed the caches: read twice (max and sum first), write once

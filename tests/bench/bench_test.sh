@@ -2,7 +2,7 @@
 # `judge bench` end to end on one CPU problem: the table is printed, and the
 # JSON and Markdown results hold a row per performance case this machine runs,
 # with the baseline's and the fast reference's medians and the fast one's
-# share of the measured peak.
+# share of the measured peak, and the problem's target on its largest case.
 #   bench_test.sh JUDGE
 set -u
 judge=$1
@@ -30,5 +30,11 @@ for c in p["cases"]:
     assert c["fast"]["percent_of_peak"] > 0, c
     assert c["anchor"] == "peak", c
 assert j["machine"]["peaks"]["copy_gbps"] > 0, j["machine"]
+# softmax-cpu's target (70% of the peak) stands on its largest case run here, and only there.
+targeted = [c["case"] for c in p["cases"] if "target" in c]
+assert targeted == [max(p["cases"], key=lambda c: c["fast"]["rate"] * c["fast"]["median_s"])["case"]], targeted
+t = [c for c in p["cases"] if "target" in c][0]["target"]
+assert t["anchor"] == "peak" and t["at_least"] == 0.7 and t["met"] == (t["value"] >= 0.7), t
+assert j["targets"]["met"] + j["targets"]["missed"] == 1, j["targets"]
 print("ok: %d cases" % len(p["cases"]))
 PY
