@@ -12,6 +12,14 @@ namespace hpcjudge {
 
 namespace fs = std::filesystem;
 
+std::vector<std::filesystem::path> nvidia_device_nodes() {
+  std::vector<std::filesystem::path> nodes;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/dev", ec))
+    if (e.path().filename().string().rfind("nvidia", 0) == 0) nodes.push_back(e.path());
+  return nodes;
+}
+
 std::string nvcc_path() {
 #ifdef HPCJUDGE_NVCC
   return HPCJUDGE_NVCC;

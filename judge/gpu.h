@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "paths.h"
 
@@ -18,6 +19,11 @@ struct GpuProbe {
 
 // Probes once per process and device.
 const GpuProbe& probe_gpu(const Paths& paths, int device);
+
+// The NVIDIA driver's entries in /dev (/dev/nvidia0, nvidiactl, nvidia-uvm, the
+// nvidia-caps folder, ...): what a GPU process needs of /dev, and all it gets
+// in the sandbox.
+std::vector<std::filesystem::path> nvidia_device_nodes();
 
 // The nvcc the judge was built with ("" without the CUDA toolkit).
 std::string nvcc_path();

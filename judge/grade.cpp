@@ -326,6 +326,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m,
     b.sizes = c.size_string();
     TimingLoop loop(p.info().timing);
     Model model;
+    double floor_s = 0;  // the physical floor of a timed call (judge/calibration.h)
     for (int run = 0; loop.want_more(); ++run) {
       const uint32_t set = 2 + static_cast<uint32_t>(run);
       p.generate(c, opt.seed, set, l.buffers());
@@ -336,13 +337,13 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m,
         model = spot ? p.model(c) : p.model_of(c, expected);
         b.bytes = model.bytes;
         b.flops = model.flops;
+        if (peaks) floor_s = physical_floor_s(model.bytes, model.flops, *peaks);
       }
       const Against against{spot ? nullptr : &expected, (uint64_t{entropy()} << 32) ^ entropy()};
       prepare(l, inputs, s.arena());
       const CallOutcome o = s.call(l.sig, l.layout, true, p.info().bench_time_limit_s, l.device_memory_limit);
       if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
       Checked ck = judge_call(p, c, l, inputs, against, o, s.arena());
-      const double floor_s = peaks ? physical_floor_s(model.bytes, model.flops, *peaks) : 0;
       if (ck.verdict == Verdict::AC && o.seconds < floor_s) {
         char why[320];
         std::snprintf(why, sizeof why,

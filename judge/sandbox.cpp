@@ -1,5 +1,7 @@
 #include "sandbox.h"
 
+#include "gpu.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -25,11 +27,8 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& sub
                                 "--tmpfs", "/tmp", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                                 "--die-with-parent"};
   // The GPU's device nodes, and nothing else of the host's /dev.
-  if (gpu && fs::exists("/dev"))
-    for (const auto& e : fs::directory_iterator("/dev")) {
-      const std::string name = e.path().filename().string();
-      if (name.rfind("nvidia", 0) == 0) w.insert(w.end(), {"--dev-bind", e.path().string(), e.path().string()});
-    }
+  if (gpu)
+    for (const fs::path& node : nvidia_device_nodes()) w.insert(w.end(), {"--dev-bind", node.string(), node.string()});
   // The runner and the compiled submission, read-only, also where they live under
   // /tmp (a checkout or a build there), which the private /tmp would hide.
   w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string()});

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "gpu.h"
 #include "harness/channel.h"
 
 namespace hpcjudge {
@@ -21,11 +22,9 @@ constexpr size_t kForkBomb = 16;
 // where some node is closed to others: the runner must then stay root.
 std::optional<std::vector<unsigned>> gpu_node_groups() {
   std::vector<unsigned> groups;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/dev", ec)) {
-    if (e.path().filename().string().rfind("nvidia", 0) != 0) continue;
+  for (const std::filesystem::path& node : nvidia_device_nodes()) {
     struct stat st{};
-    if (stat(e.path().c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) continue;
+    if (stat(node.c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) continue;
     if ((st.st_mode & (S_IROTH | S_IWOTH)) == (S_IROTH | S_IWOTH)) continue;
     if ((st.st_mode & (S_IRGRP | S_IWGRP)) != (S_IRGRP | S_IWGRP)) return std::nullopt;
     if (std::find(groups.begin(), groups.end(), st.st_gid) == groups.end()) groups.push_back(st.st_gid);
@@ -74,13 +73,15 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
   // root, with no limit but the fork-bomb count and kill at a timeout. Not
   // root, the limit is the user's tasks now plus room.
   constexpr unsigned long kRoom = 64;
-  const auto groups = problem.info().kind == Kind::GPU ? gpu_node_groups() : std::vector<unsigned>{};
-  const unsigned own_uid = fresh_runner_uid();
-  if (geteuid() == 0 && groups && runner_starts_as(paths.runner, own_uid, *groups)) {
-    opt.uid = own_uid;
-    opt.groups = *groups;
-    opt.max_tasks = static_cast<unsigned long>(threads) + kRoom;
-  } else if (geteuid() != 0) {
+  if (geteuid() == 0) {
+    const auto groups = problem.info().kind == Kind::GPU ? gpu_node_groups() : std::vector<unsigned>{};
+    const unsigned own_uid = fresh_runner_uid();
+    if (groups && runner_starts_as(paths.runner, own_uid, *groups)) {
+      opt.uid = own_uid;
+      opt.groups = *groups;
+      opt.max_tasks = static_cast<unsigned long>(threads) + kRoom;
+    }
+  } else {
     opt.max_tasks = tasks_of_user(geteuid()) + static_cast<unsigned long>(threads) + kRoom;
   }
   // The runner links the problem descriptions, and with them OpenBLAS: keep its
@@ -114,10 +115,7 @@ void Session::finish() {
   if (finished_) return;
   finished_ = true;
   if (alive_) {
-    try {
-      send_message(channel_, {{"op", "exit"}});
-    } catch (...) {
-    }
+    request({{"op", "exit"}});
     child_->wait(-1, Clock::now() + std::chrono::seconds(2));
     child_->kill();
     alive_ = false;
@@ -173,13 +171,21 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
   return o;
 }
 
+// A request to the runner. False when it is gone (the channel is closed): the
+// reply that never comes then says how it ended (wait_reply).
+bool Session::request(const nlohmann::json& message) {
+  try {
+    send_message(channel_, message);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 CallOutcome Session::start(double timeout_s) { return wait_reply(timeout_s, "loading"); }
 
 CallOutcome Session::workspace_size(const std::vector<int64_t>& args, double timeout_s) {
-  try {
-    send_message(channel_, {{"op", "workspace_size"}, {"args", args}});
-  } catch (const std::exception&) {
-  }
+  request({{"op", "workspace_size"}, {"args", args}});
   return wait_reply(timeout_s, "workspace_size()");
 }
 
@@ -195,15 +201,11 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, bool 
       args.push_back({{"value", a.scalar}});
     }
   }
-  try {
-    send_message(channel_, {{"op", "call"},
-                            {"arena_bytes", layout.total},
-                            {"args", args},
-                            {"flush", flush},
-                            {"device_memory_limit", device_memory_limit}});
-  } catch (const std::exception&) {
-    // The child is gone; wait_reply reports how it ended.
-  }
+  request({{"op", "call"},
+           {"arena_bytes", layout.total},
+           {"args", args},
+           {"flush", flush},
+           {"device_memory_limit", device_memory_limit}});
   return wait_reply(timeout_s, "solve()");
 }
 
@@ -213,11 +215,7 @@ namespace hpcjudge {
 
 nlohmann::json Session::sensors() {
   if (!alive_) return nlohmann::json::object();
-  try {
-    send_message(channel_, {{"op", "sensors"}});
-  } catch (const std::exception&) {
-    return nlohmann::json::object();  // the runner is gone: its next call says how it ended
-  }
+  if (!request({{"op", "sensors"}})) return nlohmann::json::object();
   if (child_->wait(channel_, Clock::now() + std::chrono::seconds(10)) != Child::Wake::Readable) return {};
   auto reply = receive_message(channel_);
   return reply ? reply->value("sensors", nlohmann::json::object()) : nlohmann::json::object();

@@ -51,6 +51,7 @@ class Session {
   const ExitStatus& exit_status() const { return exit_; }
 
  private:
+  bool request(const nlohmann::json& message);  // false: the runner is gone
   CallOutcome wait_reply(double timeout_s, const char* during);
   ExitStatus reap();
   SharedArena arena_;
