@@ -9,12 +9,6 @@ namespace hpcjudge {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-constexpr int kVersion = 1;
-
-}  // namespace
-
 std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kind kind, int device,
                                    bool remeasure) {
   static std::optional<Peaks> memo[2];
@@ -27,7 +21,7 @@ std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kin
     std::ifstream in(file);
     j = nlohmann::json::parse(in, nullptr, false);
   }
-  const bool cached = !j.is_discarded() && j.value("version", 0) == kVersion && j.value("fingerprint", "") == key;
+  const bool cached = !j.is_discarded() && j.value("version", 0) == kPeaksCacheVersion && j.value("fingerprint", "") == key;
   if (!cached || remeasure) {
     std::vector<std::string> argv = {paths.runner.string(), "--calibrate", "--threads", std::to_string(m.threads)};
     if (kind == Kind::GPU) argv.insert(argv.end(), {"--gpu", "--device", std::to_string(device)});
@@ -41,7 +35,7 @@ std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kin
       if (cached)  // the highest of each figure: interference only ever slows a measurement down
         for (auto& [name, value] : peaks.items())
           if (value.is_number() && j["peaks"].value(name, 0.0) > value.get<double>()) value = j["peaks"][name];
-      j = {{"version", kVersion}, {"fingerprint", key}, {"peaks", peaks}};
+      j = {{"version", kPeaksCacheVersion}, {"fingerprint", key}, {"peaks", peaks}};
       write_cache_file(file, j.dump(2) + "\n");
     }
   }

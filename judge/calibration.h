@@ -19,6 +19,10 @@ struct Peaks {
   nlohmann::json measured;
 };
 
+// The cache format. 2: the CPU FMA rate is the best of 4-, 8- and 16-lane vectors; version 1 measured 16 lanes
+// only, which on a CPU without AVX-512 split and spilled to a tenth of the true rate.
+inline constexpr int kPeaksCacheVersion = 2;
+
 // For a CPU or a GPU problem (m.gpu names the device for GPU ones); nullopt when it cannot be measured.
 // Measured once per machine fingerprint and cached; `remeasure` (make bench) measures again. A busy machine
 // can only measure a peak too low, never too high, so each figure kept is the highest measured yet.

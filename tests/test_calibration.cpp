@@ -26,7 +26,7 @@ TEST_CASE("calibration: a new measurement keeps the highest of each peak") {
   m.cores = m.threads = 1;
   m.compiler = "test compiler";
   write_cache_file(paths.machine_cache_file("peaks-cpu", m.fingerprint()),
-                   R"({"version": 1, "fingerprint": ")" + m.fingerprint() +
+                   R"({"version": )" + std::to_string(kPeaksCacheVersion) + R"(, "fingerprint": ")" + m.fingerprint() +
                        R"(", "peaks": {"copy_gbps": 20, "fma_gflops": 100, "threads": 1}})");
 
   const auto cached = machine_peaks(paths, m, Kind::CPU, 0);
