@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
+#include <span>
+
+#include "harness/generators.h"
 
 
 
@@ -12,7 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kScaleVersion = 1;
+constexpr int kScaleVersion = 2;  // 2: the reference solutions' digest is part of the key
 
 }  // namespace
 
@@ -20,17 +24,55 @@ fs::path reference_solution(const Problem& p, const Paths& paths, const std::str
   return paths.root / "reference" / "solutions" / p.info().slug / (role + "." + p.info().source_ext);
 }
 
+std::string reference_digest(const fs::path& baseline, const fs::path& fast) {
+  std::string bytes;
+  for (const fs::path& f : {baseline, fast}) {
+    std::ifstream in(f, std::ios::binary);
+    bytes.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    bytes.push_back('\0');  // "ab" + "c" differs from "a" + "bc"
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(gen::fnv1a(std::as_bytes(std::span(bytes.data(), bytes.size())))));
+  return hex;
+}
+
+std::optional<Scale> read_cached_scale(const fs::path& file, const std::string& fingerprint,
+                                       const std::string& digest) {
+  std::ifstream in(file);
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || j.value("version", 0) != kScaleVersion || j.value("fingerprint", "") != fingerprint ||
+      j.value("references", "") != digest)
+    return std::nullopt;
+  Scale s;
+  for (const auto& c : j["cases"]) s.cases.push_back({c["name"], c["baseline_s"], c["fast_s"]});
+  return s;
+}
+
+void write_scale_cache(const fs::path& file, const std::string& fingerprint, const std::string& digest,
+                       const Scale& scale) {
+  nlohmann::json j = {{"version", kScaleVersion},
+                      {"fingerprint", fingerprint},
+                      {"references", digest},
+                      {"cases", nlohmann::json::array()}};
+  for (const auto& c : scale.cases)
+    j["cases"].push_back({{"name", c.name}, {"baseline_s", c.baseline_s}, {"fast_s", c.fast_s}});
+  write_cache_file(file, j.dump(2) + "\n");
+}
+
+namespace {
+
+std::string references_of(const Problem& p, const Paths& paths) {
+  return reference_digest(reference_solution(p, paths, "baseline"), reference_solution(p, paths, "fast"));
+}
+
+}  // namespace
+
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
                             Listener& listener) {
-  {
-    std::ifstream in(paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint()));
-    const auto j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_discarded() && j.value("version", 0) == kScaleVersion && j.value("fingerprint", "") == m.fingerprint()) {
-      Scale s;
-      for (const auto& c : j["cases"]) s.cases.push_back({c["name"], c["baseline_s"], c["fast_s"]});
-      return s;
-    }
-  }
+  if (auto cached = read_cached_scale(paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint()),
+                                      m.fingerprint(), references_of(p, paths)))
+    return *cached;
   GradeOptions ref = opt;
   ref.bench = true;
   ref.score = false;
@@ -52,14 +94,10 @@ Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOpt
 Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, const Report& baseline,
                  const Report& fast) {
   Scale s;
-  nlohmann::json j = {{"version", kScaleVersion}, {"fingerprint", m.fingerprint()}, {"cases", nlohmann::json::array()}};
-  for (size_t i = 0; i < baseline.bench.size() && i < fast.bench.size(); ++i) {
+  for (size_t i = 0; i < baseline.bench.size() && i < fast.bench.size(); ++i)
     s.cases.push_back({baseline.bench[i].name, baseline.bench[i].stats.median, fast.bench[i].stats.median});
-    j["cases"].push_back({{"name", s.cases.back().name},
-                          {"baseline_s", s.cases.back().baseline_s},
-                          {"fast_s", s.cases.back().fast_s}});
-  }
-  write_cache_file(paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint()), j.dump(2) + "\n");
+  write_scale_cache(paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint()), m.fingerprint(),
+                    references_of(p, paths), s);
   return s;
 }
 

@@ -35,7 +35,21 @@ struct Scale {
 // reference/solutions/<slug>/<role>.<ext>: role "baseline", "fast" or "vendor" (make bench's anchor).
 std::filesystem::path reference_solution(const Problem& p, const Paths& paths, const std::string& role);
 
-// reference/solutions/<slug>/{baseline,fast}.<ext>, timed once per machine.
+// A digest of the baseline's and the fast reference's sources: a cached scale
+// counts only while both files are the ones it timed.
+std::string reference_digest(const std::filesystem::path& baseline, const std::filesystem::path& fast);
+
+// The scale cached in `file`, if it was measured on this machine (fingerprint)
+// from these reference solutions (digest) by this judge's cache format.
+std::optional<Scale> read_cached_scale(const std::filesystem::path& file, const std::string& fingerprint,
+                                       const std::string& digest);
+
+// Writes what read_cached_scale reads.
+void write_scale_cache(const std::filesystem::path& file, const std::string& fingerprint, const std::string& digest,
+                       const Scale& scale);
+
+// reference/solutions/<slug>/{baseline,fast}.<ext>, timed once per machine and
+// again whenever either file changes.
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
                             Listener& listener);
 

@@ -2,6 +2,9 @@
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 #include "judge/calibration.h"
 #include "judge/score.h"
@@ -52,4 +55,30 @@ TEST_CASE("speed of light: percentages and the physical floor") {
   CHECK(physical_floor_s(1e9, 0, p) == Approx(1e9 / (kBytesSlack * 1e12)));
   CHECK(physical_floor_s(1e9, 1e12, p) == Approx(std::max(1e9 / (kBytesSlack * 1e12), 1e12 / (kFlopsSlack * 5e13))));
   CHECK(physical_floor_s(0, 0, p) == 0);
+}
+
+TEST_CASE("score: a cached scale counts only for the machine and the reference solutions it timed") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("hpcjudge-scale-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path baseline = dir / "baseline.cu", fast = dir / "fast.cu", file = dir / "scale.json";
+  std::ofstream(baseline) << "// baseline\n";
+  std::ofstream(fast) << "// fast, version 1\n";
+  const std::string digest = reference_digest(baseline, fast);
+  write_scale_cache(file, "machine A", digest, kScale);
+
+  const auto same = read_cached_scale(file, "machine A", reference_digest(baseline, fast));
+  REQUIRE(same);
+  REQUIRE(same->cases.size() == 2);
+  CHECK(same->cases[1].name == "b");
+  CHECK(same->cases[1].baseline_s == 4.0);
+  CHECK(same->cases[1].fast_s == 1.0);
+
+  CHECK_FALSE(read_cached_scale(file, "machine B", digest));  // another machine
+  std::ofstream(fast) << "// fast, version 2: a faster reference\n";
+  CHECK(reference_digest(baseline, fast) != digest);
+  CHECK_FALSE(read_cached_scale(file, "machine A", reference_digest(baseline, fast)));  // timed again
+  // The digest covers both files and where one ends.
+  CHECK(reference_digest(fast, baseline) != reference_digest(baseline, fast));
+  fs::remove_all(dir);
 }
