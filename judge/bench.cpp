@@ -44,6 +44,17 @@ std::string num(const json& v, const char* f) {
   return b;
 }
 
+// The fast reference against an anchor on one row: the vendor's time over the
+// fast reference's ("vendor"), or the fast one's fraction of the peak ("peak");
+// null where the row has no such figure.
+json versus(const json& row, const std::string& anchor) {
+  if (anchor == "vendor" && row.contains("vendor"))
+    return row["vendor"]["median_s"].get<double>() / row["fast"]["median_s"].get<double>();
+  if (anchor == "peak" && row["fast"]["percent_of_peak"].is_number())
+    return row["fast"]["percent_of_peak"].get<double>() / 100;
+  return nullptr;
+}
+
 // The fast reference's standing against the problem's bench target, on the
 // rows the target names (judge BenchTarget): row["target"] = {anchor, at_least,
 // value, met}.
@@ -60,11 +71,7 @@ void mark_target(const BenchTarget& t, const std::map<std::string, Report>& repo
   }
   for (json& row : rows) {
     if (on != "*" && row["case"] != on) continue;
-    json value;  // the vendor's time over the fast reference's, or the fast one's fraction of the peak
-    if (t.anchor == "vendor" && row.contains("vendor"))
-      value = row["vendor"]["median_s"].get<double>() / row["fast"]["median_s"].get<double>();
-    else if (t.anchor == "peak" && row["fast"]["percent_of_peak"].is_number())
-      value = row["fast"]["percent_of_peak"].get<double>() / 100;
+    const json value = versus(row, t.anchor);
     row["target"] = {{"anchor", t.anchor},
                      {"at_least", t.at_least},
                      {"value", value},
@@ -159,12 +166,10 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
       if (!row.contains("fast")) continue;
       const double fast = row["fast"]["median_s"];
       // Against the anchor: the vendor's time where there is one, else the measured peak.
-      if (row.contains("vendor")) {
-        row["anchor"] = "vendor";
-        row["fast_vs_anchor"] = row["vendor"]["median_s"].get<double>() / fast;
-      } else if (row["fast"]["percent_of_peak"].is_number()) {
-        row["anchor"] = "peak";
-        row["fast_vs_anchor"] = row["fast"]["percent_of_peak"].get<double>() / 100;
+      const std::string anchor = row.contains("vendor") ? "vendor" : "peak";
+      if (const json v = versus(row, anchor); v.is_number()) {
+        row["anchor"] = anchor;
+        row["fast_vs_anchor"] = v;
       }
       if (row.contains("baseline")) row["fast_speedup_over_baseline"] = row["baseline"]["median_s"].get<double>() / fast;
       prob["cases"].push_back(row);

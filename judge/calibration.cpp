@@ -1,6 +1,5 @@
 #include "calibration.h"
 
-
 #include <fstream>
 
 #include "process.h"
@@ -21,7 +20,8 @@ std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kin
     std::ifstream in(file);
     j = nlohmann::json::parse(in, nullptr, false);
   }
-  const bool cached = !j.is_discarded() && j.value("version", 0) == kPeaksCacheVersion && j.value("fingerprint", "") == key;
+  const bool cached =
+      !j.is_discarded() && j.value("version", 0) == kPeaksCacheVersion && j.value("fingerprint", "") == key;
   if (!cached || remeasure) {
     std::vector<std::string> argv = {paths.runner.string(), "--calibrate", "--threads", std::to_string(m.threads)};
     if (kind == Kind::GPU) argv.insert(argv.end(), {"--gpu", "--device", std::to_string(device)});

@@ -385,7 +385,8 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
                       "%.3g s is faster than the hardware allows: the case moves %.3g bytes and does %.3g FLOP, "
                       "at least %.3g s even at %g times this machine's copy bandwidth (%.0f GB/s) and %g times "
                       "its FP32 FMA rate (%.0f GFLOP/s); the time reported cannot be real",
-                      o.seconds, model.bytes, model.flops, floor_s, kBytesSlack, peaks.copy_gbps, kFlopsSlack, peaks.fma_gflops);
+                      o.seconds, model.bytes, model.flops, floor_s, kBytesSlack, peaks.copy_gbps, kFlopsSlack,
+                      peaks.fma_gflops);
         ck = {Verdict::FAIL, why};
       }
       if (ck.verdict != Verdict::AC) {

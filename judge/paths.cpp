@@ -25,11 +25,15 @@ Paths Paths::discover() {
   return p;
 }
 
-std::filesystem::path Paths::machine_cache_file(const std::string& name, const std::string& fingerprint) const {
-  const uint64_t h = gen::fnv1a(std::as_bytes(std::span(fingerprint.data(), fingerprint.size())));
+std::string hex_key(uint64_t hash) {
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return cache / (name + "-" + hex + ".json");
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+std::filesystem::path Paths::machine_cache_file(const std::string& name, const std::string& fingerprint) const {
+  return cache / (name + "-" + hex_key(gen::fnv1a(std::as_bytes(std::span(fingerprint.data(), fingerprint.size())))) +
+                  ".json");
 }
 
 void write_cache_file(const std::filesystem::path& file, const std::string& text) {

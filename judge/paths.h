@@ -1,6 +1,7 @@
 // Where the judge finds its pieces: the source tree (problems/, reference/),
 // the runner binary beside the judge's own, and the cache of measurements.
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -17,6 +18,9 @@ struct Paths {
   // A measurement cached for one machine: <cache>/<name>-<hash of the fingerprint>.json.
   std::filesystem::path machine_cache_file(const std::string& name, const std::string& fingerprint) const;
 };
+
+// 16 hex digits of a 64-bit hash: the key in a cache file's name.
+std::string hex_key(uint64_t hash);
 
 // Writes a cached measurement: aside first, then renamed into place, so two
 // judges at work at once never leave half a file. A failure costs the cache only.

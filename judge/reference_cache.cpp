@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <fstream>
 
 #include "harness/generators.h"
@@ -23,9 +22,7 @@ fs::path cache_file(const Problem& p, const Case& c, const Buffers& bufs, const 
     if (v.spec->role != Role::In) continue;
     h ^= gen::fnv1a({v.data, v.spec->bytes()}) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
   }
-  char name[64];
-  std::snprintf(name, sizeof name, "%016llx.bin", static_cast<unsigned long long>(h));
-  return paths.cache / "references" / p.info().slug / name;
+  return paths.cache / "references" / p.info().slug / (hex_key(h) + ".bin");
 }
 
 template <class T>

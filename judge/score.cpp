@@ -8,8 +8,6 @@
 
 #include "harness/generators.h"
 
-
-
 namespace hpcjudge {
 
 namespace fs = std::filesystem;
@@ -31,10 +29,7 @@ std::string reference_digest(const fs::path& baseline, const fs::path& fast) {
     bytes.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     bytes.push_back('\0');  // "ab" + "c" differs from "a" + "bc"
   }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(gen::fnv1a(std::as_bytes(std::span(bytes.data(), bytes.size())))));
-  return hex;
+  return hex_key(gen::fnv1a(std::as_bytes(std::span(bytes.data(), bytes.size()))));
 }
 
 std::optional<Scale> read_cached_scale(const fs::path& file, const std::string& fingerprint,
@@ -66,12 +61,15 @@ std::string references_of(const Problem& p, const Paths& paths) {
   return reference_digest(reference_solution(p, paths, "baseline"), reference_solution(p, paths, "fast"));
 }
 
+fs::path scale_file(const Problem& p, const Paths& paths, const MachineInfo& m) {
+  return paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint());
+}
+
 }  // namespace
 
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
                             Listener& listener) {
-  if (auto cached = read_cached_scale(paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint()),
-                                      m.fingerprint(), references_of(p, paths)))
+  if (auto cached = read_cached_scale(scale_file(p, paths, m), m.fingerprint(), references_of(p, paths)))
     return *cached;
   GradeOptions ref = opt;
   ref.bench = true;
@@ -96,8 +94,7 @@ Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, con
   Scale s;
   for (size_t i = 0; i < baseline.bench.size() && i < fast.bench.size(); ++i)
     s.cases.push_back({baseline.bench[i].name, baseline.bench[i].stats.median, fast.bench[i].stats.median});
-  write_scale_cache(paths.machine_cache_file("scale-" + p.info().slug, m.fingerprint()), m.fingerprint(),
-                    references_of(p, paths), s);
+  write_scale_cache(scale_file(p, paths, m), m.fingerprint(), references_of(p, paths), s);
   return s;
 }
 
