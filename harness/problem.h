@@ -157,7 +157,7 @@ struct ProblemInfo {
   // whenever it is installed (a reported hazard is RE).
   bool race_check = false;
   // Libraries beyond the standard library and OpenMP or the CUDA runtime that a
-  // submission may use, by family name ("cub", "cublas", ...; see judge/libraries.h).
+  // submission may use, by family name ("cub", "cublas", ...; see judge/grading/libraries.h).
   std::vector<std::string> allowed_libraries;
   // Workspace limit, in bytes per byte of input: workspace_size() asking for more is MLE.
   double workspace_per_input_byte = 16;

@@ -1,4 +1,4 @@
-#include "paths.h"
+#include "judge/paths.h"
 
 #include <unistd.h>
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "judge/calibration.h"
+#include "judge/measure/calibration.h"
 
 using namespace hpcjudge;
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <set>
 
-#include "judge/process.h"
+#include "judge/isolation/process.h"
 
 using namespace hpcjudge;
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "judge/calibration.h"
-#include "judge/score.h"
+#include "judge/measure/calibration.h"
+#include "judge/grading/score.h"
 
 using namespace hpcjudge;
 using Catch::Approx;

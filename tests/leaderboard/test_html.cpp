@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/leaderboard_html.h"
+#include "judge/classroom/leaderboard_html.h"
 
 using nlohmann::json;
 

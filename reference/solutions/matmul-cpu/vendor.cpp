@@ -7,7 +7,7 @@
 //     cblas_sgemm(RowMajor, NoTrans, NoTrans, M, K, N, 1, A, N, B, K, 0, C, K): BLAS's (m, n, k) is our (M, K, N).
 //     beta = 0, so C's incoming content (the judge's NaN sentinel) is never read.
 //   - Threads: the judge's runner starts with OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=<the case's threads>
-//     (judge/session.cpp), so every call first sets OpenBLAS to omp_get_max_threads(), the number an OpenMP
+//     (judge/isolation/session.cpp), so every call first sets OpenBLAS to omp_get_max_threads(), the number an OpenMP
 //     submission gets (cheap when it is unchanged). Debian's default libopenblas is the pthread build: these are
 //     OpenBLAS's own threads, not OpenMP's pool.
 #include <cblas.h>

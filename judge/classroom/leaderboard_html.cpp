@@ -1,0 +1,639 @@
+#include "judge/classroom/leaderboard_html.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace hpcjudge {
+
+namespace {
+
+using nlohmann::json;
+
+// ---- text -----------------------------------------------------------------
+
+// Valid UTF-8 out, whatever comes in: a malformed sequence, a surrogate, an
+// overlong form or a C0 control other than tab/newline/CR becomes U+FFFD.
+std::string clean_utf8(std::string_view in) {
+  static const char kReplacement[] = "\xEF\xBF\xBD";
+  std::string out;
+  out.reserve(in.size());
+  size_t i = 0;
+  while (i < in.size()) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') out += kReplacement;
+      else if (c == 0x7F) out += kReplacement;
+      else out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    size_t len = 0;
+    uint32_t cp = 0;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
+    bool ok = len > 0 && i + len <= in.size();
+    for (size_t k = 1; ok && k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(in[i + k]);
+      if ((cc & 0xC0) != 0x80) ok = false;
+      else cp = (cp << 6) | (cc & 0x3F);
+    }
+    if (ok && len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ok = false;
+    if (ok && len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ok = false;
+    if (ok) {
+      out.append(in.substr(i, len));
+      i += len;
+    } else {
+      out += kReplacement;
+      ++i;
+    }
+  }
+  return out;
+}
+
+// For text content and attribute values alike.
+std::string esc(std::string_view s) {
+  const std::string clean = clean_utf8(s);
+  std::string out;
+  out.reserve(clean.size() + 16);
+  for (char c : clean) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// At most n code points of valid UTF-8, with "…" when cut.
+std::string truncate_chars(const std::string& s, size_t n) {
+  const std::string clean = clean_utf8(s);
+  size_t count = 0, i = 0;
+  while (i < clean.size()) {
+    if (count == n) return clean.substr(0, i) + "\xE2\x80\xA6";
+    const auto c = static_cast<unsigned char>(clean[i]);
+    i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    ++count;
+  }
+  return clean;
+}
+
+// ---- reading the model, tolerantly ---------------------------------------
+
+const json& field(const json& j, const char* key) {
+  static const json kNull;
+  if (!j.is_object()) return kNull;
+  auto it = j.find(key);
+  return it == j.end() ? kNull : *it;
+}
+
+std::string str(const json& j, const char* key) {
+  const json& v = field(j, key);
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number() || v.is_boolean()) return v.dump();
+  return "";
+}
+
+std::optional<double> num(const json& j, const char* key) {
+  const json& v = field(j, key);
+  if (!v.is_number()) return std::nullopt;
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) return std::nullopt;
+  return d;
+}
+
+// ---- numbers ---------------------------------------------------------------
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// Scores and points: one decimal, without a trailing ".0".
+std::string fmt_points(double v) {
+  std::string s = fmt("%.1f", v);
+  if (s == "-0.0") s = "0.0";
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+  return s;
+}
+
+// Exact, for data-sort.
+std::string fmt_exact(double v) { return fmt("%.17g", v); }
+
+std::string fmt_coord(double v) { return fmt("%.1f", v); }
+
+// Three significant digits in s, ms, µs or ns.
+std::string fmt_time(double s) {
+  const char* unit = "s";
+  double v = s;
+  if (s < 1e-6) unit = "ns", v = s * 1e9;
+  else if (s < 1e-3) unit = "\xC2\xB5s", v = s * 1e6;
+  else if (s < 1) unit = "ms", v = s * 1e3;
+  const char* f = v >= 99.95 ? "%.0f " : v >= 9.995 ? "%.1f " : "%.2f ";
+  return fmt(f, v) + unit;
+}
+
+std::string fmt_decade(int k) {
+  static const char* const kUnits[] = {"ns", "\xC2\xB5s", "ms", "s"};
+  if (k < -9 || k > 3) return "1e" + std::to_string(k) + " s";
+  const int unit = k >= 0 ? 3 : (k + 9) / 3;  // -9..-7 ns, -6..-4 µs, -3..-1 ms
+  const int exp = k >= 0 ? k : (k + 9) % 3;
+  static const char* const kMant[] = {"1", "10", "100", "1000"};
+  return std::string(kMant[exp]) + " " + kUnits[unit];
+}
+
+// ---- verdicts ----------------------------------------------------------------
+
+const char* verdict_class(const std::string& v) {
+  if (v == "AC") return "v v-ac";
+  if (v == "WA" || v == "RE" || v == "TLE" || v == "MLE" || v == "CE") return "v v-bad";
+  if (v == "SKIP") return "v v-skip";
+  if (v == "FAIL") return "v v-fail";
+  return "v v-other";
+}
+
+std::string verdict_badge(const std::string& v) {
+  return std::string("<span class=\"") + verdict_class(v) + "\">" + esc(v.empty() ? "?" : v) + "</span>";
+}
+
+std::string pretty_time(const std::string& iso) {
+  // "2026-11-30T06:10:00Z" -> "2026-11-30 06:10:00 UTC"; anything else as given.
+  if (iso.size() == 20 && iso[10] == 'T' && iso[19] == 'Z') return iso.substr(0, 10) + " " + iso.substr(11, 8) + " UTC";
+  return iso;
+}
+
+// ---- the page's fixed parts ---------------------------------------------------
+
+// First script in <head>: counts every error from the very start of the page.
+constexpr const char* kHeadScript = R"JS(
+window.__hpcjudgeErrors = 0;
+window.__hpcjudgeErrorLog = [];
+(function () {
+  function note(m) {
+    window.__hpcjudgeErrors++;
+    if (window.__hpcjudgeErrorLog.length < 20) window.__hpcjudgeErrorLog.push(String(m));
+  }
+  window.addEventListener('error', function (e) {
+    var t = e.target;
+    note(e.message || (t && (t.src || t.href) ? 'failed to load ' + (t.src || t.href) : 'error'));
+  }, true);
+  window.addEventListener('unhandledrejection', function (e) { note('unhandled rejection: ' + e.reason); });
+  document.addEventListener('securitypolicyviolation', function (e) { note('blocked ' + e.blockedURI); });
+  var original = console.error;
+  console.error = function () {
+    note(Array.prototype.join.call(arguments, ' '));
+    return original.apply(console, arguments);
+  };
+})();
+)JS";
+
+constexpr const char* kStyle = R"CSS(
+:root { --fg: #1f2328; --muted: #656d76; --line: #d0d7de; --head: #f6f8fa; --accent: #0969da; }
+* { box-sizing: border-box; }
+body { margin: 0; padding: 24px 32px 48px; color: var(--fg); background: #fff;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial,
+        "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 19px; margin: 36px 0 4px; padding-top: 12px; border-top: 1px solid var(--line); }
+h2 small, h3 small { font-weight: 400; color: var(--muted); font-size: 13px; }
+h3 { font-size: 14px; margin: 18px 0 4px; }
+a { color: var(--accent); }
+.meta { color: var(--muted); margin: 0 0 6px; }
+.machines { margin: 0 0 6px; }
+.machines ul { margin: 2px 0 0; padding-left: 22px; }
+.scroll { width: fit-content; max-width: 100%; overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; margin: 16px 0 6px; }
+table.board { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+.board th, .board td { padding: 6px 12px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+.board tbody tr:last-child td { border-bottom: 0; }
+.board thead th { background: var(--head); vertical-align: bottom; }
+.board th button { all: unset; cursor: pointer; display: block; font-weight: 600; }
+.board th button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.board th button:hover { color: var(--accent); }
+.board th small { display: block; font-weight: 400; color: var(--muted); font-size: 11px; }
+.board th .dir { display: inline-block; min-width: 1em; margin-left: 3px; color: var(--accent); }
+.board th[aria-sort] { background: #eaeef2; }
+.board tbody tr:hover { background: #f6f8fa; }
+.board .num { text-align: right; }
+.board td.rank { font-weight: 600; }
+.board td.total b { font-weight: 600; }
+.board .of { color: var(--muted); }
+.board td.participant { font-weight: 500; max-width: 28em; overflow: hidden; text-overflow: ellipsis; }
+.missing { color: #8c959f; }
+.v { display: inline-block; min-width: 2.9em; padding: 0 6px; border-radius: 4px; font-weight: 600; font-size: 12px;
+  text-align: center; line-height: 18px; }
+.v-ac { background: #dafbe1; color: #116329; }
+.v-bad { background: #ffebe9; color: #b3261e; }
+.v-skip { background: #eaeef2; color: #57606a; }
+.v-fail { background: #f3e8ff; color: #6e2fc2; }
+.v-other { background: #fff8c5; color: #7d4e00; }
+.hint, .legend, .absent, footer { color: var(--muted); font-size: 12.5px; }
+.legend { margin: 6px 0 0; }
+.sw { display: inline-block; width: 14px; height: 10px; margin: 0 4px 0 10px; vertical-align: baseline; }
+.sw-fast { background: #2da44e; } .sw-mid { background: #54aeff; } .sw-slow { background: #fb8f44; }
+.sw-base { border-left: 2px dashed #cf222e; width: 2px; } .sw-ref { border-left: 2px solid #6639ba; width: 2px; }
+nav.problems a { margin-right: 12px; }
+.notiming { margin: 10px 0; }
+.notiming .msg { display: block; color: var(--muted); font-size: 12.5px; margin: 2px 0 0 1px; white-space: pre-wrap;
+  word-break: break-word; }
+.who { font-weight: 600; }
+svg.chart { display: block; max-width: 100%; height: auto; margin: 2px 0 8px; }
+.chart text { font-size: 11px; fill: #1f2328; }
+.chart .tick { fill: #656d76; font-size: 10px; }
+.chart .grid { stroke: #e4e7eb; stroke-width: 1; }
+.chart .sizes { fill: #656d76; font-size: 10px; }
+.chart .none { fill: #8c959f; font-style: italic; }
+.chart .bar-fast { fill: #2da44e; } .chart .bar-mid { fill: #54aeff; } .chart .bar-slow { fill: #fb8f44; }
+.chart .ref { stroke-width: 2; }
+.chart .ref-base { stroke: #cf222e; stroke-dasharray: 4 3; }
+.chart .ref-fast { stroke: #6639ba; }
+.chart .reflabel { font-size: 9px; }
+.chart .reflabel-base { fill: #cf222e; } .chart .reflabel-fast { fill: #6639ba; }
+footer { margin-top: 40px; border-top: 1px solid var(--line); padding-top: 8px; }
+#selftest-result { background: var(--head); padding: 8px; border: 1px solid var(--line); }
+)CSS";
+
+// The sorting, and the ?selftest= hook.
+constexpr const char* kMainScript = R"JS(
+(function () {
+  'use strict';
+  var table = document.getElementById('leaderboard');
+  var tbody = table.tBodies[0];
+  var heads = Array.prototype.slice.call(table.tHead.rows[0].cells);
+  var collator = new Intl.Collator('en', {numeric: true, sensitivity: 'base'});
+  var state = {col: 'rank', dir: 1};
+
+  function key(row, idx, type) {
+    var cell = row.cells[idx];
+    if (!cell) return null;
+    if (type === 'text') return cell.textContent;
+    var s = cell.getAttribute('data-sort');
+    if (s === null || s === '') return null;
+    var v = Number(s);
+    return isNaN(v) ? null : v;
+  }
+  function compare(a, b, type) {  // a missing value is the lowest
+    if (a === null || b === null) return a === null ? (b === null ? 0 : -1) : 1;
+    if (type === 'text') {
+      var c = collator.compare(a, b);
+      return c !== 0 ? c : (a < b ? -1 : a > b ? 1 : 0);
+    }
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  function sortBy(th, dir) {
+    var idx = th.cellIndex, type = th.getAttribute('data-type');
+    var rows = Array.prototype.map.call(tbody.rows, function (r) {
+      return {row: r, key: key(r, idx, type), index: Number(r.getAttribute('data-index'))};
+    });
+    // Ties keep the model's (ranked) order, whichever the direction.
+    rows.sort(function (a, b) { return dir * compare(a.key, b.key, type) || a.index - b.index; });
+    rows.forEach(function (x) { tbody.appendChild(x.row); });
+    heads.forEach(function (h) {
+      var d = h.querySelector('.dir');
+      if (h === th) {
+        h.setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending');
+        if (d) d.textContent = dir > 0 ? '\u25B2' : '\u25BC';
+      } else {
+        h.removeAttribute('aria-sort');
+        if (d) d.textContent = '';
+      }
+    });
+    state.col = th.getAttribute('data-col');
+    state.dir = dir;
+  }
+  heads.forEach(function (th) {
+    if (!th.hasAttribute('data-col')) return;
+    th.addEventListener('click', function () {
+      var col = th.getAttribute('data-col');
+      var dir = col === state.col ? -state.dir : (th.getAttribute('data-first') === 'asc' ? 1 : -1);
+      sortBy(th, dir);
+    });
+  });
+
+  var selftest = new URLSearchParams(window.location.search).get('selftest');
+  if (selftest === null) return;
+  window.addEventListener('load', function () {
+    var th = heads.filter(function (h) { return h.getAttribute('data-col') === selftest; })[0];
+    if (th) {
+      var target = th.querySelector('button') || th;
+      target.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, view: window}));
+    } else {
+      console.error('selftest: no column "' + selftest + '"');
+    }
+    var names = Array.prototype.map.call(tbody.rows, function (r) {
+      var n = r.querySelector('.lb-name');
+      return n ? n.textContent : '';
+    });
+    var lines = ['order: ' + names.join('|'), 'errors: ' + window.__hpcjudgeErrors];
+    window.__hpcjudgeErrorLog.forEach(function (m) { lines.push('error: ' + m); });
+    var pre = document.createElement('pre');
+    pre.id = 'selftest-result';
+    pre.textContent = lines.join('\n') + '\n';
+    document.body.appendChild(pre);
+  });
+})();
+)JS";
+
+// ---- the charts -------------------------------------------------------------
+
+struct Case {
+  std::string name, sizes;
+  std::optional<double> median, baseline, fast;
+};
+
+std::vector<Case> cases_of(const json& result) {
+  std::vector<Case> out;
+  const json& bench = field(result, "bench");
+  if (!bench.is_array()) return out;
+  for (const json& b : bench) {
+    Case c{str(b, "name"), str(b, "sizes"), num(b, "median_s"), num(b, "baseline_s"), num(b, "fast_s")};
+    for (auto* v : {&c.median, &c.baseline, &c.fast})
+      if (*v && !(**v > 0)) v->reset();
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+bool has_timing(const std::vector<Case>& cases) {
+  return std::any_of(cases.begin(), cases.end(), [](const Case& c) { return c.median.has_value(); });
+}
+
+struct Axis {
+  int lo = -6, hi = -3;  // decades of seconds
+  void fit(const std::vector<double>& values) {
+    if (values.empty()) return;
+    const auto [mn, mx] = std::minmax_element(values.begin(), values.end());
+    lo = static_cast<int>(std::floor(std::log10(*mn)));
+    hi = static_cast<int>(std::ceil(std::log10(*mx)));
+    if (hi <= lo) hi = lo + 1;
+  }
+};
+
+constexpr double kLabelW = 190, kPlotW = 540, kValueW = 100, kTop = 22, kRowH = 46;
+
+std::string chart_svg(const std::string& who, const std::vector<Case>& cases, const Axis& axis) {
+  const double height = kTop + kRowH * static_cast<double>(cases.size()) + 4;
+  const double width = kLabelW + kPlotW + kValueW;
+  auto x_of = [&](double s) {
+    const double t = (std::log10(s) - axis.lo) / (axis.hi - axis.lo);
+    return kLabelW + std::clamp(t, 0.0, 1.0) * kPlotW;
+  };
+  auto label_x = [&](double x) { return std::clamp(x, kLabelW + 42, kLabelW + kPlotW - 42); };
+
+  std::string o;
+  o += "<svg class=\"chart\" viewBox=\"0 0 " + fmt_coord(width) + " " +
+       fmt_coord(height) + "\" width=\"" + fmt_coord(width) + "\" height=\"" + fmt_coord(height) +
+       "\" role=\"img\" aria-label=\"" + esc(who) + ": median time per performance case, log scale\">\n";
+  for (int k = axis.lo; k <= axis.hi; ++k) {
+    const double x = kLabelW + kPlotW * (k - axis.lo) / (axis.hi - axis.lo);
+    o += "<line class=\"grid\" x1=\"" + fmt_coord(x) + "\" y1=\"" + fmt_coord(kTop - 5) + "\" x2=\"" + fmt_coord(x) +
+         "\" y2=\"" + fmt_coord(height - 2) + "\"/>";
+    o += "<text class=\"tick\" x=\"" + fmt_coord(x) + "\" y=\"12\" text-anchor=\"middle\">" + esc(fmt_decade(k)) +
+         "</text>\n";
+  }
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    const double y0 = kTop + kRowH * static_cast<double>(i);
+    std::string tip = c.name + (c.sizes.empty() ? "" : " (" + c.sizes + ")") + ": median " +
+                      (c.median ? fmt_time(*c.median) : "none");
+    if (c.baseline) tip += "; baseline " + fmt_time(*c.baseline);
+    if (c.fast) tip += "; fast reference " + fmt_time(*c.fast);
+    if (c.median && c.baseline) tip += "; " + fmt("%.3g", *c.baseline / *c.median) + "\xC3\x97 the baseline's speed";
+    o += "<g class=\"case\"><title>" + esc(tip) + "</title>";
+    o += "<text x=\"" + fmt_coord(kLabelW - 8) + "\" y=\"" + fmt_coord(y0 + 22) + "\" text-anchor=\"end\">" +
+         esc(truncate_chars(c.name, 26)) + "</text>";
+    o += "<text class=\"sizes\" x=\"" + fmt_coord(kLabelW - 8) + "\" y=\"" + fmt_coord(y0 + 35) +
+         "\" text-anchor=\"end\">" + esc(truncate_chars(c.sizes, 32)) + "</text>";
+    if (c.median) {
+      const char* cls = "bar-mid";
+      if (c.fast && *c.median <= *c.fast) cls = "bar-fast";
+      else if (c.baseline && *c.median > *c.baseline) cls = "bar-slow";
+      const double w = std::max(2.0, x_of(*c.median) - kLabelW);
+      o += "<rect class=\"" + std::string(cls) + "\" x=\"" + fmt_coord(kLabelW) + "\" y=\"" + fmt_coord(y0 + 15) +
+           "\" width=\"" + fmt_coord(w) + "\" height=\"16\" rx=\"2\"/>";
+      o += "<text x=\"" + fmt_coord(kLabelW + kPlotW + 8) + "\" y=\"" + fmt_coord(y0 + 27) + "\">" +
+           esc(fmt_time(*c.median)) + "</text>";
+    } else {
+      o += "<text class=\"none\" x=\"" + fmt_coord(kLabelW + 6) + "\" y=\"" + fmt_coord(y0 + 27) +
+           "\">no time</text>";
+    }
+    // A reference time: a vertical line across the bar, labelled above (baseline) or below (fast).
+    const auto reference = [&](double t, const std::string& kind, const std::string& label, double label_y) {
+      const double x = x_of(t);
+      o += "<line class=\"ref ref-" + kind + "\" x1=\"" + fmt_coord(x) + "\" y1=\"" + fmt_coord(y0 + 11) +
+           "\" x2=\"" + fmt_coord(x) + "\" y2=\"" + fmt_coord(y0 + 35) + "\"/>";
+      o += "<text class=\"reflabel reflabel-" + kind + "\" x=\"" + fmt_coord(label_x(x)) + "\" y=\"" +
+           fmt_coord(y0 + label_y) + "\" text-anchor=\"middle\">" + label + " " + esc(fmt_time(t)) + "</text>";
+    };
+    if (c.baseline) reference(*c.baseline, "base", "baseline", 9);
+    if (c.fast) reference(*c.fast, "fast", "fast", 44);
+    o += "</g>\n";
+  }
+  o += "</svg>\n";
+  return o;
+}
+
+// The model, for scripts and tools: no '<', '>' or '&' inside, so nothing in a
+// string can end the <script> element or open a comment in it.
+std::string embedded_json(const json& model) {
+  const std::string dumped = model.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  out.reserve(dumped.size() + 64);
+  for (char c : dumped) {
+    if (c == '<') out += "\\u003c";
+    else if (c == '>') out += "\\u003e";
+    else if (c == '&') out += "\\u0026";
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string leaderboard_html(const nlohmann::json& model) {
+  const std::string title = str(model, "title").empty() ? "hpcjudge leaderboard" : str(model, "title");
+  const std::string generated = str(model, "generated_at");
+
+  struct Problem {
+    std::string slug, title, kind;
+    std::optional<double> max;
+  };
+  std::vector<Problem> problems;
+  if (const json& ps = field(model, "problems"); ps.is_array())
+    for (const json& p : ps) problems.push_back({str(p, "slug"), str(p, "title"), str(p, "kind"), num(p, "max")});
+
+  std::vector<const json*> participants;
+  if (const json& ps = field(model, "participants"); ps.is_array())
+    for (const json& p : ps) participants.push_back(&p);
+
+  std::vector<std::string> machines;
+  if (const json& ms = field(model, "machines"); ms.is_array())
+    for (const json& m : ms)
+      if (m.is_string()) machines.push_back(m.get<std::string>());
+
+  double board_max = 0;
+  for (const Problem& p : problems) board_max += p.max.value_or(0);
+
+  std::string h;
+  h.reserve(64 * 1024);
+  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
+       "style-src 'unsafe-inline'; img-src data:\">\n";
+  h += "<script>" + std::string(kHeadScript) + "</script>\n";
+  h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  h += "<meta name=\"generator\" content=\"hpcjudge\">\n";
+  h += "<title>" + esc(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+
+  // Header.
+  h += "<header>\n<h1>" + esc(title) + "</h1>\n<p class=\"meta\">";
+  if (!generated.empty())
+    h += "Generated <time datetime=\"" + esc(generated) + "\">" + esc(pretty_time(generated)) + "</time> \xC2\xB7 ";
+  h += std::to_string(participants.size()) + (participants.size() == 1 ? " participant" : " participants") +
+       " \xC2\xB7 " + std::to_string(problems.size()) + (problems.size() == 1 ? " problem" : " problems") + "</p>\n";
+  h += "<div class=\"machines\">Graded on";
+  if (machines.empty()) {
+    h += ": <span class=\"missing\">unknown machine</span></div>\n";
+  } else if (machines.size() == 1) {
+    h += ": <span class=\"machine\">" + esc(machines[0]) + "</span></div>\n";
+  } else {
+    h += " " + std::to_string(machines.size()) + " machines:<ul>";
+    for (const std::string& m : machines) h += "<li class=\"machine\">" + esc(m) + "</li>";
+    h += "</ul></div>\n";
+  }
+  h += "</header>\n<main>\n";
+
+  // The table.
+  h += "<div class=\"scroll\">\n<table id=\"leaderboard\" class=\"board\">\n<thead><tr>";
+  h += "<th class=\"num\" data-col=\"rank\" data-type=\"num\" data-first=\"asc\" aria-sort=\"ascending\">"
+       "<button type=\"button\" title=\"Sort by rank\">#<span class=\"dir\" aria-hidden=\"true\">\xE2\x96\xB2"
+       "</span></button></th>";
+  h += "<th data-col=\"participant\" data-type=\"text\" data-first=\"asc\"><button type=\"button\" "
+       "title=\"Sort by name\">Participant<span class=\"dir\" aria-hidden=\"true\"></span></button></th>";
+  h += "<th class=\"num\" data-col=\"total\" data-type=\"num\" data-first=\"desc\"><button type=\"button\" "
+       "title=\"Sort by total score\">Total<span class=\"dir\" aria-hidden=\"true\"></span><small>of " +
+       esc(fmt_points(board_max)) + "</small></button></th>";
+  for (const Problem& p : problems) {
+    h += "<th data-col=\"" + esc(p.slug) + "\" data-type=\"num\" data-first=\"desc\" title=\"" +
+         esc(p.title.empty() ? p.slug : p.title) + "\"><button type=\"button\">" + esc(p.slug) +
+         "<span class=\"dir\" aria-hidden=\"true\"></span><small>" + esc(p.kind) +
+         (p.kind.empty() ? "" : " \xC2\xB7 ") + "of " + esc(p.max ? fmt_points(*p.max) : "?") + "</small></button></th>";
+  }
+  h += "</tr></thead>\n<tbody>\n";
+  for (size_t i = 0; i < participants.size(); ++i) {
+    const json& p = *participants[i];
+    const double rank = num(p, "rank").value_or(static_cast<double>(i + 1));
+    const auto total = num(p, "total");
+    const auto pmax = num(p, "max");
+    h += "<tr data-index=\"" + std::to_string(i) + "\">";
+    h += "<td class=\"num rank\" data-sort=\"" + fmt_exact(rank) + "\">" + esc(fmt_points(rank)) + "</td>";
+    h += "<td class=\"participant\"><span class=\"lb-name\">" + esc(str(p, "name")) + "</span></td>";
+    h += "<td class=\"num total\" data-sort=\"" + (total ? fmt_exact(*total) : "") + "\"><b>" +
+         (total ? esc(fmt_points(*total)) : "\xE2\x80\x94") + "</b> <span class=\"of\">/ " +
+         esc(fmt_points(pmax.value_or(board_max))) + "</span></td>";
+    const json& results = field(p, "results");
+    for (const Problem& pr : problems) {
+      const json& r = field(results, pr.slug.c_str());
+      if (!r.is_object()) {
+        h += "<td class=\"res missing\" data-sort=\"\" title=\"not submitted\">\xE2\x80\x94</td>";
+        continue;
+      }
+      const std::string verdict = str(r, "verdict");
+      const auto score = num(r, "score");
+      std::string tip = verdict;
+      if (score) tip += " " + fmt_points(*score) + " / " + fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
+      if (const std::string m = str(r, "message"); !m.empty()) tip += "\n" + truncate_chars(m, 400);
+      if (const std::string g = str(r, "graded_at"); !g.empty()) tip += "\ngraded " + pretty_time(g);
+      if (const std::string m = str(r, "machine"); !m.empty()) tip += "\non " + m;
+      h += "<td class=\"res\" data-sort=\"" + (score ? fmt_exact(*score) : "") + "\" title=\"" + esc(tip) + "\">" +
+           verdict_badge(verdict) + " " + (score ? esc(fmt_points(*score)) : "\xE2\x80\x94") + "</td>";
+    }
+    h += "</tr>\n";
+  }
+  h += "</tbody>\n</table>\n</div>\n";
+  h += "<p class=\"hint\">Click a column header to sort; click again to reverse. Hover a result for its message.";
+  if (!problems.empty()) {
+    h += "</p>\n<nav class=\"problems\">Timings: ";
+    for (const Problem& p : problems) h += "<a href=\"#problem-" + esc(p.slug) + "\">" + esc(p.slug) + "</a>";
+    h += "</nav>\n";
+  } else {
+    h += "</p>\n";
+  }
+
+  // A section per problem.
+  for (const Problem& pr : problems) {
+    std::vector<double> values;
+    for (const json* pp : participants) {
+      for (const Case& c : cases_of(field(field(*pp, "results"), pr.slug.c_str())))
+        for (const auto& v : {c.median, c.baseline, c.fast})
+          if (v) values.push_back(*v);
+    }
+    Axis axis;
+    axis.fit(values);
+
+    h += "<section class=\"problem\" id=\"problem-" + esc(pr.slug) + "\">\n<h2>" +
+         esc(pr.title.empty() ? pr.slug : pr.title) + " <small>" + esc(pr.slug);
+    if (!pr.kind.empty()) h += " \xC2\xB7 " + esc(pr.kind);
+    if (pr.max) h += " \xC2\xB7 " + esc(fmt_points(*pr.max)) + " points";
+    h += "</small></h2>\n";
+    h += "<p class=\"legend\">Median time per performance case, log scale:"
+         "<span class=\"sw sw-fast\"></span>at least as fast as the fast reference"
+         "<span class=\"sw sw-mid\"></span>between the two"
+         "<span class=\"sw sw-slow\"></span>slower than the baseline"
+         "<span class=\"sw sw-base\"></span>baseline<span class=\"sw sw-ref\"></span>fast reference</p>\n";
+    std::vector<std::string> absent;
+    for (const json* pp : participants) {
+      const json& p = *pp;
+      const std::string name = str(p, "name");
+      const json& r = field(field(p, "results"), pr.slug.c_str());
+      if (!r.is_object()) {
+        absent.push_back(name);
+        continue;
+      }
+      const std::string verdict = str(r, "verdict");
+      const auto score = num(r, "score");
+      const std::string score_text =
+          (score ? fmt_points(*score) : "\xE2\x80\x94") + " / " +
+          fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
+      const std::vector<Case> cases = cases_of(r);
+      if (has_timing(cases)) {
+        h += "<div class=\"entry\">\n<h3><span class=\"who\">" + esc(name) + "</span> " + verdict_badge(verdict) + " " +
+             esc(score_text);
+        if (const std::string g = str(r, "graded_at"); !g.empty())
+          h += " <small>graded " + esc(pretty_time(g)) + "</small>";
+        h += "</h3>\n" + chart_svg(name, cases, axis) + "</div>\n";
+      } else {
+        std::string reason = " \xE2\x80\x94 no timing";
+        if (verdict == "AC") reason += " (not benchmarked)";
+        h += "<p class=\"notiming\"><span class=\"who\">" + esc(name) + "</span> " + verdict_badge(verdict) +
+             esc(reason) + " \xC2\xB7 " + esc(score_text);
+        if (const std::string m = str(r, "message"); !m.empty())
+          h += "<span class=\"msg\">" + esc(truncate_chars(m, 600)) + "</span>";
+        h += "</p>\n";
+      }
+    }
+    if (!absent.empty()) {
+      h += "<p class=\"absent\">Not submitted: ";
+      for (size_t i = 0; i < absent.size(); ++i) h += (i ? ", " : "") + esc(absent[i]);
+      h += "</p>\n";
+    }
+    h += "</section>\n";
+  }
+
+  h += "</main>\n<footer>Made by hpcjudge. A problem's points need AC on every test; the rest of its score "
+       "compares the submission's times with the problem's baseline and fast reference solutions on the same "
+       "machine.</footer>\n";
+  h += "<script type=\"application/json\" id=\"model\">" + embedded_json(model) + "</script>\n";
+  h += "<script>" + std::string(kMainScript) + "</script>\n</body>\n</html>\n";
+  return h;
+}
+
+}  // namespace hpcjudge

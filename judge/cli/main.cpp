@@ -1,0 +1,345 @@
+// The judge command.
+//   judge list                                   problems, kind, points, runnable here
+//   judge all [--no-bench] [--seed S]            grade every problem's solution.* (make judge)
+//   judge SLUG [FILE] [--json OUT] [--seed S | --seed-file F] [--no-bench] [--threads T] [--device N] [--sanitize]
+//   judge batch DIR [--out RESULTS] [--force] [--seed-file F] [--no-bench] [--slurm ...]
+//   judge leaderboard RESULTS
+//   judge pack [SLUG...] -o FILE [--name NAME]
+// Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
+// other verdict, 2 on bad usage.
+#include <malloc.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <optional>
+
+#include "judge/classroom/batch.h"
+#include "judge/measure/bench.h"
+#include "judge/measure/gpu.h"
+#include "judge/grading/grade.h"
+#include "harness/generators.h"
+#include "judge/reports/human.h"
+#include "judge/classroom/leaderboard.h"
+#include "judge/classroom/pack.h"
+#include "judge/isolation/sandbox.h"
+
+using namespace hpcjudge;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+const Problem& find_problem(const std::string& slug) {
+  if (const Problem* p = Registry::find(slug)) return *p;
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  for (const Problem* p : Registry::all()) {
+    const size_t d = edit_distance(slug, p->info().slug);
+    if (d < best_d) best_d = d, best = p->info().slug;
+  }
+  std::string msg = "unknown problem '" + slug + "'";
+  if (best_d <= std::max<size_t>(3, slug.size() / 3)) msg += "; did you mean '" + best + "'?";
+  throw UsageError(msg + " ('judge list' shows them all)");
+}
+
+// "" when this machine can run the problem, else why not.
+std::string cannot_run(const Problem& p, const Paths& paths, int device) {
+  if (p.info().kind == Kind::CPU) return "";
+  if (nvcc_path().empty()) return "no CUDA toolkit";
+  const GpuProbe& g = probe_gpu(paths, device);
+  return g.usable() ? "" : "no CUDA device";
+}
+
+fs::path default_solution(const Problem& p, const Paths& paths) {
+  return paths.problem_dir(p.info().slug) / ("solution." + p.info().source_ext);
+}
+
+void check_source(const Problem& p, const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) throw UsageError(file.string() + ": no such file");
+  if (fs::is_directory(file, ec)) throw UsageError(file.string() + ": is a directory, not a source file");
+  if (access(file.c_str(), R_OK) != 0) throw UsageError(file.string() + ": cannot be read (permission denied)");
+  if (fs::file_size(file, ec) == 0) throw UsageError(file.string() + ": is empty");
+  const std::string ext = file.extension().string();
+  const bool cpp = ext == ".cpp" || ext == ".cc" || ext == ".cxx";
+  if (p.info().source_ext == "cpp" && !cpp)
+    throw UsageError(p.info().slug + " takes a C++ file (.cpp), not " + file.filename().string());
+  if (p.info().source_ext == "cu" && ext != ".cu")
+    throw UsageError(p.info().slug + " takes a CUDA file (.cu), not " + file.filename().string());
+}
+
+void check_writable(const fs::path& out) {
+  const bool existed = fs::exists(out);
+  {
+    std::ofstream f(out, std::ios::app);
+    if (!f) throw UsageError(out.string() + ": cannot write the report there");
+  }
+  if (!existed) fs::remove(out);
+}
+
+void write_json(const Report& r, const fs::path& out) {
+  std::ofstream f(out);
+  f << r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (!f) throw std::runtime_error("could not write " + out.string());
+}
+
+int cmd_list(const Paths& paths, int device) {
+  std::printf("%-20s %-5s %-7s %-22s %s\n", "problem", "kind", "points", "runnable here", "title");
+  for (const Problem* p : Registry::all()) {
+    const auto& i = p->info();
+    const std::string why = cannot_run(*p, paths, device);
+    std::printf("%-20s %-5s %-7.0f %-22s %s\n", i.slug.c_str(), kind_name(i.kind), i.points.total(),
+                why.empty() ? "yes" : ("no (" + why + ")").c_str(), i.title.c_str());
+  }
+  if (const GpuProbe& g = probe_gpu(paths, device); g.usable())
+    std::printf("GPU %d: %s, %d SMs, driver %s\n", device, g.device.value("name", "").c_str(),
+                g.device.value("sm_count", 0), g.device.value("driver", "").c_str());
+  return 0;
+}
+
+int cmd_all(const Paths& paths, GradeOptions opt) {
+  const Style style = Style::detect(stdout);
+  int bad = 0;
+  for (const Problem* p : Registry::all()) {
+    Listener quiet;
+    if (style.tty) std::printf("grading %s...", p->info().slug.c_str()), std::fflush(stdout);
+    const Report r = grade(*p, default_solution(*p, paths), opt, paths, quiet);
+    if (style.tty) std::printf("\r\033[K");
+    std::printf("%s\n", summary_line(r, style).c_str());
+    std::fflush(stdout);
+    bad += r.verdict != Verdict::AC && r.verdict != Verdict::SKIP;
+  }
+  return bad ? 1 : 0;
+}
+
+int cmd_grade(const Paths& paths, const std::string& slug, const std::string& file, const std::string& json,
+              const GradeOptions& opt) {
+  const Problem& p = find_problem(slug);
+  const fs::path src = file.empty() ? default_solution(p, paths) : fs::path(file);
+  check_source(p, src);
+  if (!json.empty()) check_writable(json);
+  HumanPrinter printer(p, Style::detect(stdout));
+  const Report r = grade(p, src, opt, paths, printer);
+  printer.finished(r);
+  if (!json.empty()) write_json(r, json);
+  // The latest report of your own solution is what `judge pack` hands in beside it.
+  if (file.empty() && !opt.seed_secret)
+    save_local_report(paths, p.info().slug, r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  return r.verdict == Verdict::AC ? 0 : 1;
+}
+
+// The options every grading command shares, and what they settle after parsing.
+struct GradingFlags {
+  GradeOptions opt;
+  bool no_bench = false;
+  std::string seed_file;
+  void add_to(CLI::App& app, bool per_file = true) {
+    app.add_option("--seed", opt.seed, "input seed (default: the public seed 42)");
+    app.add_option("--seed-file", seed_file, "read the (secret) seed from this file; reports never show it");
+    app.add_flag("--no-bench", no_bench, "skip the performance cases (correctness points only)");
+    if (!per_file) return;
+    app.add_option("--threads", opt.threads, "OpenMP threads for the submission (default: every core)")
+        ->check(CLI::Range(1, 4096));
+    app.add_option("--device", opt.device, "the CUDA device for GPU problems (default 0)")->check(CLI::Range(0, 1024));
+    app.add_flag("--sanitize", opt.sanitize, "run compute-sanitizer memcheck on the functional tests (GPU problems)");
+    app.add_flag("--sandbox", opt.sandbox,
+                 "run the submission under bubblewrap: no network, read-only files but a private /tmp");
+  }
+  // After parsing: the seed file read, the flags checked.
+  void settle() {
+    opt.bench = !no_bench;
+    if (opt.sanitize && compute_sanitizer_path().empty())
+      throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
+    if (opt.sandbox && bubblewrap_path().empty())
+      throw UsageError("--sandbox needs bubblewrap (apt-get install bubblewrap), which is not installed here");
+    if (seed_file.empty()) return;
+    std::ifstream in(seed_file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in && text.empty()) throw UsageError(seed_file + ": cannot read the seed file");
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+    if (text.empty()) throw UsageError(seed_file + ": the seed file is empty");
+    // A number is the seed; any other text is hashed into one.
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    opt.seed = *end == '\0' ? v : gen::fnv1a(std::as_bytes(std::span(text.data(), text.size())));
+    opt.seed_secret = true;
+  }
+};
+
+// Parses; a help request prints the help (exit 0), a bad command line one line (exit 2).
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+    return std::nullopt;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "judge: %s (see %s --help)\n", e.what(), app.get_name().c_str());
+    return 2;
+  }
+}
+
+int run(int argc, char** argv) {
+  const Paths paths = Paths::discover();
+  GradingFlags flags;
+  const std::string cmd = argc > 1 ? argv[1] : "";
+  if (cmd == "list") {
+    CLI::App app{"List the problems: kind, points, and whether this machine can run them.", "judge list"};
+    app.add_option("--device", flags.opt.device, "the CUDA device to look at (default 0)");
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    return cmd_list(paths, flags.opt.device);
+  }
+  if (cmd == "all") {
+    CLI::App app{"Grade every problem's own solution file; one line per problem.", "judge all"};
+    flags.add_to(app);
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    flags.settle();
+    return cmd_all(paths, flags.opt);
+  }
+  if (cmd == "batch") {
+    CLI::App app{"Grade a class: DIR holds a folder per participant with files named by problem slug "
+                 "(softmax-cpu.cpp, vector-add.cu, ...). Reports go to RESULTS/<participant>/<slug>.json as they "
+                 "finish (an interrupted batch resumes), then the leaderboard.",
+                 "judge batch"};
+    BatchOptions b;
+    app.add_option("dir", b.dir, "the class folder")->required();
+    app.add_option("--out", b.out, "the results folder (default: ./results)");
+    app.add_flag("--force", b.force, "regrade files that already have a report");
+    flags.add_to(app, false);
+    app.add_option("--participant", b.participant, "grade only this participant (no leaderboard)");
+    bool no_sandbox = false;
+    app.add_flag("--no-sandbox", no_sandbox, "grade without bubblewrap (the default where it is installed)");
+    app.add_flag("--slurm", b.slurm, "submit a Slurm job array (a task per participant) instead of grading here");
+    app.add_option("--partition", b.slurm_options.partition, "Slurm partition");
+    app.add_option("--gres", b.slurm_options.gres, "Slurm generic resources per task, e.g. gpu:1");
+    app.add_option("--throttle", b.slurm_options.throttle, "at most this many array tasks at once")
+        ->check(CLI::Range(1, 100000));
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    flags.settle();
+    if (b.out.empty()) b.out = "results";
+    b.bench = flags.opt.bench;
+    b.sandbox = !no_sandbox && !bubblewrap_path().empty();
+    if (!no_sandbox && !b.sandbox && b.participant.empty())
+      std::fprintf(stderr, "warning: bubblewrap is not installed: submissions run without the sandbox\n");
+    b.seed_file = flags.seed_file;
+    if (!b.seed_file.empty()) b.seed_file = fs::absolute(b.seed_file).string();
+    try {
+      return run_batch(paths, b);
+    } catch (const SlurmError& e) {
+      throw UsageError(e.what());
+    } catch (const fs::filesystem_error& e) {
+      throw UsageError(e.what());
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+  }
+  if (cmd == "bench") {
+    CLI::App app{"Time every problem's baseline and fast reference solutions and its vendor anchor side by side "
+                 "(reference/solutions/<slug>/{baseline,fast,vendor}.*); print one table and write it under "
+                 "bench/results/ as JSON and Markdown.",
+                 "judge bench"};
+    BenchOptions b;
+    app.add_option("slugs", b.slugs, "only these problems (default: every problem this machine can run)");
+    app.add_option("--out", b.out, "the results folder (default: bench/results)");
+    app.add_option("--name", b.name, "the results' file name (default: from the GPU or CPU model)");
+    app.add_option("--device", flags.opt.device, "the CUDA device (default 0)");
+    app.add_option("--threads", flags.opt.threads, "OpenMP threads (default: every core)");
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    flags.settle();
+    for (const auto& s : b.slugs)
+      if (!Registry::find(s)) throw UsageError("no problem named " + s);
+    return run_bench_table(paths, flags.opt, b);
+  }
+  if (cmd == "leaderboard") {
+    CLI::App app{"Write RESULTS/leaderboard.{html,md,csv,json} from the reports in RESULTS.", "judge leaderboard"};
+    std::string results;
+    app.add_option("results", results, "the results folder of a batch")->required();
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    if (!fs::is_directory(results)) throw UsageError(results + ": no such folder");
+    try {
+      const nlohmann::json model = write_leaderboard(results);
+      std::printf("leaderboard of %zu participant(s): %s/leaderboard.{html,md,csv}\n",
+                  model["participants"].size(), results.c_str());
+    } catch (const std::exception& e) {
+      throw UsageError(e.what());
+    }
+    return 0;
+  }
+  if (cmd == "pack") {
+    CLI::App app{"Bundle your solutions (named by slug), their latest local reports and a manifest into FILE, in "
+                 "the layout `judge batch` reads.",
+                 "judge pack"};
+    PackOptions p;
+    app.add_option("slugs", p.slugs, "the problems (default: every problem you have judged)");
+    app.add_option("-o,--output", p.out, "the archive to write, e.g. alice.tar.gz")->required();
+    app.add_option("--name", p.name, "your name as staff will see it (default: git user.name, else $USER)");
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    try {
+      std::printf("%s\n", make_pack(paths, p).c_str());
+    } catch (const std::exception& e) {
+      throw UsageError(e.what());
+    }
+    return 0;
+  }
+  CLI::App app{"hpcjudge: compile, run, check, time and score a solution.\n"
+               "  judge list                 the problems\n"
+               "  judge all                  grade every problem's problems/<slug>/solution.*\n"
+               "  judge SLUG [FILE]          grade FILE (default problems/SLUG/solution.*)\n"
+               "  judge pack -o FILE         bundle your solutions to hand in\n"
+               "  judge batch DIR            grade a class (staff); judge leaderboard RESULTS\n"
+               "  judge bench [SLUG...]      baseline, fast reference and vendor anchor side by side",
+               "judge"};
+  std::string slug, file, json;
+  app.add_option("slug", slug, "the problem, e.g. softmax-cpu")->required();
+  app.add_option("file", file, "the solution to grade (default: problems/SLUG/solution.cpp or .cu)");
+  app.add_option("--json", json, "also write the report as JSON to this file");
+  flags.add_to(app);
+  if (auto rc = parse(app, argc, argv)) return *rc;
+  flags.settle();
+  return cmd_grade(paths, slug, file, json, flags.opt);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The judge holds the reference answers: a submission running as the same
+  // (non-root) user may not read its memory through /proc or ptrace.
+  prctl(PR_SET_DUMPABLE, 0);
+  // Every timed call allocates and frees inputs, reference answers and copies
+  // of hundreds of MiB: keep freed memory in the heap for the next call rather
+  // than give it back to the kernel (glibc maps large blocks anew each time),
+  // so that the judge's own work between timed calls is not mostly page faults.
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+  try {
+    return run(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "judge: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "judge: internal error (FAIL): %s\n", e.what());
+    return 1;
+  }
+}

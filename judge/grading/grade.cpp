@@ -1,0 +1,497 @@
+#include "judge/grading/grade.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <random>
+
+#include <sstream>
+
+#include "judge/measure/calibration.h"
+#include "judge/grading/compile.h"
+#include "judge/measure/gpu.h"
+#include "harness/verify.h"
+#include "judge/grading/reference_cache.h"
+#include "judge/isolation/sandbox.h"
+#include "judge/grading/score.h"
+#include "judge/isolation/session.h"
+
+namespace hpcjudge {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A temporary folder for the compiled library, removed on scope exit.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string t = (fs::temp_directory_path() / "hpcjudge-XXXXXX").string();
+    if (!mkdtemp(t.data())) throw std::runtime_error("cannot create a temporary folder");
+    path = t;
+    // Readable by the runner when it runs as a user of its own (judge/isolation/session.cpp).
+    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+struct Checked {
+  Verdict verdict = Verdict::AC;
+  std::string message;
+  double max_abs = 0, max_rel = 0;
+};
+
+// A call that did not return normally, as a verdict.
+std::optional<Checked> failed_call(const CallOutcome& o) {
+  switch (o.status) {
+    case CallOutcome::Ok: return std::nullopt;
+    case CallOutcome::TimedOut: return Checked{Verdict::TLE, o.message};
+    case CallOutcome::OutOfMemory: return Checked{Verdict::MLE, o.message};
+    case CallOutcome::Crashed:
+    case CallOutcome::Error: return Checked{Verdict::RE, o.message};
+  }
+  return std::nullopt;
+}
+
+// One case laid out in the arena: buffer views, and the saved inputs.
+struct Laid {
+  Signature sig;
+  ArenaLayout layout;
+  std::vector<BufferView> views;
+  size_t device_memory_limit = 0;  // GPU problems: what solve() may allocate itself
+  std::optional<Checked> failure;  // workspace_size() failed or asked for too much
+  Buffers buffers() const { return Buffers(views); }
+};
+
+// Sizes the workspace, where the signature has one, by asking the submission's
+// workspace_size() (a call in its process, untimed); over the problem's limit is MLE.
+std::optional<Checked> size_workspace(const Problem& p, Signature& sig, Session& s) {
+  const int w = sig.workspace_index();
+  if (w < 0) return std::nullopt;
+  std::string call = "workspace_size(";
+  for (size_t i = 0; i < sig.workspace_args.size(); ++i) {
+    if (i) call += ", ";
+    call += std::to_string(sig.workspace_args[i]);
+  }
+  call += ")";
+  const CallOutcome o = s.workspace_size(sig.workspace_args, p.info().test_time_limit_s);
+  if (auto bad = failed_call(o)) return Checked{bad->verdict, call + ": " + bad->message};
+  const auto limit = static_cast<size_t>(p.info().workspace_per_input_byte * static_cast<double>(sig.input_bytes()));
+  const auto asked = static_cast<uint64_t>(o.ret);
+  if (asked > limit)
+    return Checked{Verdict::MLE, call + " asked for " + std::to_string(asked) + " bytes; the limit is " +
+                                     std::to_string(limit) + " (" + format_value(p.info().workspace_per_input_byte) +
+                                     " bytes per input byte)"};
+  sig.buffers[w].count = asked;
+  return std::nullopt;
+}
+
+Laid lay_out(const Problem& p, const Case& c, Session& s) {
+  Laid l{p.signature(c), {}, {}, 0, std::nullopt};
+  l.failure = size_workspace(p, l.sig, s);
+  if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
+  l.layout = ArenaLayout::plan(l.sig.buffers);
+  s.arena().reserve(l.layout.total);
+  for (size_t i = 0; i < l.sig.buffers.size(); ++i)
+    l.views.push_back({&l.sig.buffers[i], s.arena().base() + l.layout.offset[i]});
+  return l;
+}
+
+using Saved = std::vector<std::vector<std::byte>>;  // one per input buffer, in order
+
+Saved save_inputs(const Laid& l) {
+  Saved s;
+  for (const auto& v : l.views)
+    if (v.spec->role == Role::In) s.emplace_back(v.data, v.data + v.spec->bytes());
+  return s;
+}
+
+// Puts saved inputs back, outputs to the sentinel, guard bytes around everything.
+// (The runner fills a workspace with garbage on the device.)
+void prepare(const Laid& l, const Saved& inputs, SharedArena& arena) {
+  size_t k = 0;
+  for (const auto& v : l.views) {
+    if (v.spec->role == Role::In) std::memcpy(v.data, inputs[k++].data(), v.spec->bytes());
+    else if (v.spec->role == Role::Out) fill_sentinel(v);
+  }
+  fill_guards(arena.base(), l.layout);
+}
+
+// What a call's outputs are checked against: the reference's answer, or (for a
+// spot-checked case) a randomised check seeded by `draw`.
+struct Against {
+  const Expected* expected = nullptr;
+  uint64_t draw = 0;
+};
+
+// Everything the judge verifies after a call: guard zones, inputs, then the
+// return value and outputs (harness/verify.h, or the problem's spot check).
+Checked check_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Against& against,
+                   const CallOutcome& o, const SharedArena& arena) {
+  if (auto g = check_guards(arena.base(), l.layout)) return {Verdict::RE, g->describe(l.sig.buffers)};
+  size_t in = 0;
+  for (const auto& v : l.views) {
+    if (v.spec->role == Role::In) {
+      const auto& saved = inputs[in++];
+      if (std::memcmp(saved.data(), v.data, saved.size()) != 0) {
+        size_t at = 0;
+        while (saved[at] == v.data[at]) ++at;
+        return {Verdict::RE, "input modified: " + v.spec->name + "[" + std::to_string(at / dtype_size(v.spec->type)) +
+                                 "] was changed by solve()"};
+      }
+    }
+  }
+  if (!against.expected) {
+    const std::string wrong = p.spot_check(c, l.buffers(), against.draw);
+    return {wrong.empty() ? Verdict::AC : Verdict::WA, wrong};
+  }
+  const Verification v = verify_outputs(p, c, l.buffers(), *against.expected, o.ret);
+  return {v.ok ? Verdict::AC : Verdict::WA, v.message, v.max_abs, v.max_rel};
+}
+
+// The call's verdict: how it ended, else what check_call finds.
+Checked judge_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Against& against,
+                   const CallOutcome& o, const SharedArena& arena) {
+  if (auto bad = failed_call(o)) return *bad;
+  return check_call(p, c, l, inputs, against, o, arena);
+}
+
+void set_verdict(Report& r, Verdict v, const std::string& where, const std::string& message) {
+  if (worst(r.verdict, v) == r.verdict && r.verdict != Verdict::AC) return;
+  r.verdict = v;
+  r.message = where.empty() ? message : where + ": " + message;
+}
+
+// The host memory a submission's process may take: the arena of its largest
+// case twice over, plus 4 GiB for the runtime, its threads and the cache flush.
+// The runner applies it to the address space of a CPU problem's process and to
+// the private writable memory of a GPU problem's (hpcjudge-runner --memory-limit).
+size_t host_memory_limit(const Problem& p) {
+  size_t largest = 0;
+  std::vector<Case> cases = p.tests();
+  for (const Case& c : p.benchmarks()) cases.push_back(c);
+  for (const Case& c : cases) largest = std::max(largest, ArenaLayout::plan(p.signature(c).buffers).total);
+  return 2 * largest + (size_t{4} << 30);
+}
+
+// One functional test: inputs of input set `set`, the call, every check.
+TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
+                    const Paths& paths, Session& s) {
+  Laid l = lay_out(p, c, s);
+  if (l.failure) return {name, c.size_string(), l.failure->verdict, 0, l.failure->message, 0, 0, std::nullopt};
+  p.generate(c, opt.seed, set, l.buffers());
+  const Saved inputs = save_inputs(l);
+  const Expected expected = reference_answer(p, c, l.buffers(), paths);
+  prepare(l, inputs, s.arena());
+  const CallOutcome o = s.call(l.sig, l.layout, false, p.info().test_time_limit_s, l.device_memory_limit);
+  const Checked ck = judge_call(p, c, l, inputs, {&expected}, o, s.arena());
+  return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes};
+}
+
+void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Session& s, Report& r,
+               Listener& listener) {
+  std::vector<Case> cases = p.tests();
+  // The last (largest) test once more with other inputs in the same buffers:
+  // an answer cached from an earlier call with the same pointers and sizes fails.
+  std::vector<std::pair<std::string, uint32_t>> runs;
+  for (const Case& c : cases) runs.push_back({c.name, 0});
+  if (!cases.empty()) {
+    cases.push_back(cases.back());
+    runs.push_back({cases.back().name + " (new inputs)", 1});
+  }
+  double spent = 0;  // solve() time over the tests so far
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const TestResult t = run_test(p, cases[i], runs[i].first, runs[i].second, opt, paths, s);
+    r.tests.push_back(t);
+    listener.test_done(t);
+    if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + t.name, t.message);
+    // A run-time error or a kill ends the run (Kattis-style); wrong answers do not.
+    if (!s.alive() || (t.verdict != Verdict::AC && t.verdict != Verdict::WA)) return;
+    // The phase's limit: calls each under the per-call limit cannot add up to hours.
+    spent += t.seconds;
+    if (spent > p.info().tests_time_limit_s) {
+      char why[160];
+      std::snprintf(why, sizeof why,
+                    "the functional tests took %.3g s of solve() time up to test %s; the limit for all of them is "
+                    "%.3g s",
+                    spent, t.name.c_str(), p.info().tests_time_limit_s);
+      set_verdict(r, Verdict::TLE, "", why);
+      return;
+    }
+  }
+}
+
+// The first report in compute-sanitizer's output: its "=========" line naming
+// the error and the line after it (where), or "" when there is none.
+std::string first_sanitizer_report(const std::string& out) {
+  std::istringstream in(out);
+  std::string line, report;
+  while (std::getline(in, line)) {
+    if (!report.empty()) {
+      if (line.rfind("=========", 0) == 0) report += " |" + line.substr(9);
+      return report;
+    }
+    if (line.rfind("=========", 0) != 0) continue;
+    const bool summary = line.find("SUMMARY") != std::string::npos;
+    if (!summary && (line.find("Error") != std::string::npos || line.find("Race") != std::string::npos ||
+                     line.find("Invalid") != std::string::npos || line.find("hazard") != std::string::npos ||
+                     line.find("Leak") != std::string::npos || line.find("leak") != std::string::npos))
+      report = line.substr(line.find_first_not_of("= "));
+  }
+  return report;
+}
+
+// Runs `tests` with the runner under compute-sanitizer's `tool`. Returns the
+// cause of an RE (a report, a crash) or "".
+std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs::path& lib, const GradeOptions& opt,
+                     const Paths& paths, int threads, const std::vector<std::string>& tool) {
+  std::vector<std::string> wrapper =
+      opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), true) : std::vector<std::string>{};
+  wrapper.insert(wrapper.end(), {compute_sanitizer_path(), "--error-exitcode", "86", "--print-limit", "5"});
+  wrapper.insert(wrapper.end(), tool.begin(), tool.end());
+  // Each device buffer its own allocation, so the tool sees reads past one too.
+  Session s(paths, p, lib, threads, opt.device, wrapper, true);
+  constexpr double kSlow = 300;  // the tools slow kernels down by orders of magnitude
+  std::string failure;
+  if (auto bad = failed_call(s.start(kSlow))) failure = bad->message;
+  for (const Case& c : tests) {
+    if (!failure.empty()) break;
+    Laid l = lay_out(p, c, s);
+    if (l.failure) break;  // the functional tests report it
+    p.generate(c, opt.seed, 0, l.buffers());
+    prepare(l, save_inputs(l), s.arena());
+    // No device-memory limit here: the tool allocates on the submission's behalf.
+    if (auto bad = failed_call(s.call(l.sig, l.layout, false, kSlow))) failure = "test " + c.name + ": " + bad->message;
+    if (!first_sanitizer_report(s.output()).empty()) break;  // one report is enough
+  }
+  s.finish();
+  const std::string report = first_sanitizer_report(s.output());
+  if (!report.empty()) return report;
+  if (!failure.empty()) return failure;
+  if (s.exit_status().exited && s.exit_status().code == 86) return "compute-sanitizer reported an error";
+  return "";
+}
+
+// Functional tests small enough for the sanitizers (at most 1 MiB of buffers).
+std::vector<Case> small_tests(const Problem& p) {
+  std::vector<Case> v;
+  for (const Case& c : p.tests()) {
+    size_t bytes = 0;
+    for (const auto& b : p.signature(c).buffers) bytes += b.bytes();
+    if (bytes <= (size_t{1} << 20)) v.push_back(c);
+  }
+  return v;
+}
+
+void run_sanitizers(const Problem& p, const fs::path& lib, const GradeOptions& opt, const Paths& paths, Report& r,
+                    Listener& listener) {
+  if (p.info().race_check && !compute_sanitizer_path().empty()) {
+    for (const char* tool : {"racecheck", "synccheck"}) {
+      listener.note(std::string("compute-sanitizer ") + tool + " on the small tests...");
+      const std::string why = sanitize(p, small_tests(p), lib, opt, paths, r.machine.threads, {"--tool", tool});
+      if (!why.empty()) return set_verdict(r, Verdict::RE, "", "race: " + why + " (" + tool + ")");
+    }
+  }
+  if (opt.sanitize) {
+    listener.note("compute-sanitizer memcheck on the functional tests...");
+    const std::string why = sanitize(p, p.tests(), lib, opt, paths, r.machine.threads,
+                                     {"--tool", "memcheck", "--leak-check", "full"});
+    if (!why.empty()) set_verdict(r, Verdict::RE, "", "memcheck: " + why);
+  }
+}
+
+// The machine's peaks for the timed cases. A peak can only be measured too low (a busy machine), so the first
+// time a case seems to beat it -- over 100% of it, or under the physical floor -- it is measured again (the
+// highest of each figure kept, judge/measure/calibration.h) before the judge believes the case.
+class PeaksInUse {
+ public:
+  PeaksInUse(const Paths& paths, Report& r, Kind kind, int device)
+      : paths_(paths), r_(r), kind_(kind), device_(device), peaks_(machine_peaks(paths, r.machine, kind, device)) {
+    if (peaks_) r_.machine.peaks = peaks_->measured;
+  }
+  const std::optional<Peaks>& get() const { return peaks_; }
+  // Measures again, once per grade; false if it was done already or could not be.
+  bool remeasure() {
+    if (remeasured_) return false;
+    remeasured_ = true;
+    auto fresh = machine_peaks(paths_, r_.machine, kind_, device_, true);
+    if (!fresh) return false;
+    peaks_ = fresh;
+    r_.machine.peaks = peaks_->measured;
+    for (BenchResult& b : r_.bench)  // the cases already timed, against the figures now known
+      if (b.percent_of_peak) b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *peaks_);
+    return true;
+  }
+
+ private:
+  const Paths& paths_;
+  Report& r_;
+  Kind kind_;
+  int device_;
+  std::optional<Peaks> peaks_;
+  bool remeasured_ = false;
+};
+
+void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, PeaksInUse& pk, Session& s,
+               Report& r, Listener& listener) {
+  for (const Case& c : p.benchmarks()) {
+    if (c.min_cores > m.cores) continue;
+    listener.bench_start(c);
+    Laid l = lay_out(p, c, s);
+    if (l.failure) {
+      set_verdict(r, l.failure->verdict, "performance case " + c.name, l.failure->message);
+      return;
+    }
+    // Fresh inputs for every call, warm-up included (input sets 2, 3, ...; the
+    // tests use 0 and 1), in the same buffers: no input set repeats, so no
+    // answer cached on pointers, sizes, samples or hashes of the inputs is
+    // ever right. Each output is checked against the reference, or for a
+    // spot-checked case by a randomised check the submission cannot foresee.
+    const bool spot = p.spot_checked(c);
+    std::random_device entropy;
+    BenchResult b;
+    b.name = c.name;
+    b.sizes = c.size_string();
+    TimingLoop loop(p.info().timing);
+    Model model;
+    double floor_s = 0;  // the physical floor of a timed call (judge/measure/calibration.h)
+    for (int run = 0; loop.want_more(); ++run) {
+      const uint32_t set = 2 + static_cast<uint32_t>(run);
+      p.generate(c, opt.seed, set, l.buffers());
+      const Saved inputs = save_inputs(l);
+      Expected expected;
+      if (!spot) expected = p.reference(c, l.buffers());
+      if (run == 0) {
+        model = spot ? p.model(c) : p.model_of(c, expected);
+        b.bytes = model.bytes;
+        b.flops = model.flops;
+        if (pk.get()) floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
+      }
+      const Against against{spot ? nullptr : &expected, (uint64_t{entropy()} << 32) ^ entropy()};
+      prepare(l, inputs, s.arena());
+      const CallOutcome o = s.call(l.sig, l.layout, true, p.info().bench_time_limit_s, l.device_memory_limit);
+      if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
+      Checked ck = judge_call(p, c, l, inputs, against, o, s.arena());
+      if (ck.verdict == Verdict::AC && o.seconds < floor_s && pk.remeasure())
+        floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
+      if (ck.verdict == Verdict::AC && o.seconds < floor_s) {
+        const Peaks& peaks = *pk.get();
+        char why[320];
+        std::snprintf(why, sizeof why,
+                      "%.3g s is faster than the hardware allows: the case moves %.3g bytes and does %.3g FLOP, "
+                      "at least %.3g s even at %g times this machine's copy bandwidth (%.0f GB/s) and %g times "
+                      "its FP32 FMA rate (%.0f GFLOP/s); the time reported cannot be real",
+                      o.seconds, model.bytes, model.flops, floor_s, kBytesSlack, peaks.copy_gbps, kFlopsSlack,
+                      peaks.fma_gflops);
+        ck = {Verdict::FAIL, why};
+      }
+      if (ck.verdict != Verdict::AC) {
+        b.verdict = ck.verdict;
+        b.message = "timed run " + std::to_string(run + 1) + " (input set " + std::to_string(set) +
+                    (spot ? ", spot-checked" : "") + "): " + ck.message;
+        break;
+      }
+      loop.add(o.seconds);
+    }
+    b.stats = loop.stats();
+    if (pk.get() && b.verdict == Verdict::AC) {
+      b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *pk.get());
+      if (*b.percent_of_peak > 100 && pk.remeasure())
+        b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *pk.get());
+    }
+    b.stop = b.verdict == Verdict::AC ? loop.stop_reason() : "failed";
+    r.bench.push_back(b);
+    listener.bench_done(b);
+    if (b.verdict != Verdict::AC) {  // the first failing case ends the timing
+      set_verdict(r, b.verdict, "performance case " + c.name, b.message);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, const Paths& paths,
+             Listener& listener) {
+  Report r;
+  r.problem = p.info().slug;
+  r.file = src.string();
+  r.seed = opt.seed;
+  r.seed_secret = opt.seed_secret;
+  r.machine = probe_machine(opt.threads);
+  r.score.max = p.info().points.total();
+  const bool gpu = p.info().kind == Kind::GPU;
+  std::string arch = "sm_90";  // without a device: compile for Hopper, to report CE all the same
+  const GpuProbe* device = nullptr;
+  if (gpu) {
+    if (nvcc_path().empty()) {
+      set_verdict(r, Verdict::SKIP, "", "the judge was built without the CUDA toolkit (no nvcc)");
+      return r;
+    }
+    device = &probe_gpu(paths, opt.device);
+    if (device->usable()) {
+      arch = device->device.value("arch", arch);
+      r.machine.gpu = device->device;
+    }
+  }
+  TempDir tmp;
+  const fs::path lib = tmp.path / "submission.so";
+  // Sandboxed, the compiler sees a copy of the source in the temporary folder
+  // and nothing of reference/, tests/ or the caches: an #include of an answer fails.
+  fs::path source = src;
+  std::vector<std::string> compile_wrapper;
+  if (opt.sandbox) {
+    source = tmp.path / src.filename();
+    fs::copy_file(src, source, fs::copy_options::overwrite_existing);
+    compile_wrapper = sandbox_wrapper(paths, tmp.path, false, true, {paths.problem_dir(p.info().slug)});
+  }
+  const CompileResult cr = compile_submission(p, paths, source, lib, arch, opt.vendor, compile_wrapper);
+  r.compiled = cr.ok;
+  r.compile_command = cr.command;
+  r.compile_log = cr.log;
+  r.compile_seconds = cr.seconds;
+  listener.compiled(r);
+  if (!cr.ok) {
+    set_verdict(r, Verdict::CE, "", cr.message);
+    return r;
+  }
+  if (gpu && !device->usable()) {
+    set_verdict(r, Verdict::SKIP, "", "compiled; not run: no CUDA device (" + device->error + ")");
+    r.score.note = "a GPU problem: grade it on a machine with a CUDA device";
+    return r;
+  }
+  {
+    const std::vector<std::string> wrapper =
+        opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), gpu) : std::vector<std::string>{};
+    Session s(paths, p, lib, r.machine.threads, opt.device, wrapper, false, host_memory_limit(p));
+    const CallOutcome started = s.start(60);
+    if (auto bad = failed_call(started)) {
+      set_verdict(r, bad->verdict, "", bad->message);
+    } else {
+      run_tests(p, opt, paths, s, r, listener);
+      // A race is RE, worse than the WA it may also cause: look for one then too.
+      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu) run_sanitizers(p, lib, opt, paths, r, listener);
+      if (r.verdict == Verdict::AC && opt.bench) {
+        if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
+        PeaksInUse peaks(paths, r, p.info().kind, opt.device);
+        run_bench(p, opt, r.machine, peaks, s, r, listener);
+        if (gpu) r.machine.gpu["sensors_after_bench"] = s.sensors();
+      }
+    }
+    s.finish();
+    for (const TestResult& t : r.tests)
+      if (t.device_peak_bytes) r.device_peak_bytes = std::max(r.device_peak_bytes.value_or(0), *t.device_peak_bytes);
+    for (const BenchResult& b : r.bench)
+      if (b.device_peak_bytes) r.device_peak_bytes = std::max(r.device_peak_bytes.value_or(0), *b.device_peak_bytes);
+    r.output = s.output();
+    r.output_bytes = s.output_bytes();
+  }
+  if (opt.score) score_report(p, paths, opt, r, listener);
+  return r;
+}
+
+}  // namespace hpcjudge

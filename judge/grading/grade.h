@@ -1,0 +1,42 @@
+// Grading one file: compile, run every functional test in the runner child,
+// check each output in the judge's own process, then time the performance
+// cases and score. Listener hears each step as it happens (progress).
+#pragma once
+#include <filesystem>
+
+#include "harness/problem.h"
+#include "judge/paths.h"
+#include "judge/reports/report.h"
+
+namespace hpcjudge {
+
+inline constexpr uint64_t kPublicSeed = 42;
+
+struct GradeOptions {
+  uint64_t seed = kPublicSeed;
+  bool seed_secret = false;  // the seed came from --seed-file: the report says "secret"
+  bool bench = true;
+  bool score = true;  // off while timing the reference solutions themselves
+  int threads = 0;    // OpenMP threads; 0 = every core
+  int device = 0;     // the CUDA device
+  bool sanitize = false;  // compute-sanitizer memcheck on the functional tests
+  bool sandbox = false;   // the runner under bubblewrap (judge/isolation/sandbox.h)
+  // A vendor anchor for `judge bench` (reference/solutions/<slug>/vendor.*): every
+  // library allowed, cuBLAS or OpenBLAS linked.
+  bool vendor = false;
+};
+
+class Listener {
+ public:
+  virtual ~Listener() = default;
+  virtual void compiled(const Report&) {}
+  virtual void test_done(const TestResult&) {}
+  virtual void bench_start(const Case&) {}
+  virtual void bench_done(const BenchResult&) {}
+  virtual void note(const std::string&) {}  // long work the judge does on its own behalf
+};
+
+Report grade(const Problem& p, const std::filesystem::path& src, const GradeOptions& opt, const Paths& paths,
+             Listener& listener);
+
+}  // namespace hpcjudge

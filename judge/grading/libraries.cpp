@@ -1,0 +1,88 @@
+#include "judge/grading/libraries.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "judge/isolation/process.h"
+
+namespace hpcjudge {
+
+const std::vector<LibraryFamily>& library_families() {
+  static const std::vector<LibraryFamily> f = {
+      {"blas", "BLAS/LAPACK (OpenBLAS, MKL, cblas)", {"/cblas.h", "/f77blas.h", "/openblas", "/mkl", "/lapack"}},
+      {"cublas", "cuBLAS", {"/cublas"}},
+      {"cudnn", "cuDNN", {"/cudnn"}},
+      {"cutlass", "CUTLASS/CuTe", {"/cutlass/", "/cute/"}},
+      {"thrust", "Thrust", {"/thrust/"}},
+      {"cub", "CUB", {"/cub/"}},
+      {"cusparse", "cuSPARSE", {"/cusparse"}},
+      {"cufft", "cuFFT", {"/cufft"}},
+      {"curand", "cuRAND", {"/curand"}},
+      {"eigen", "Eigen", {"/eigen3/", "/Eigen/"}},
+  };
+  return f;
+}
+
+std::string library_rule(const Problem& p) {
+  const ProblemInfo& i = p.info();
+  std::string base = i.kind == Kind::GPU ? "the C++ standard library and the CUDA runtime"
+                                         : "the C++ standard library and OpenMP";
+  std::vector<std::string> extra;
+  for (const auto& f : library_families())
+    if (std::find(i.allowed_libraries.begin(), i.allowed_libraries.end(), f.name) != i.allowed_libraries.end())
+      extra.push_back(f.title);
+  if (extra.empty()) return i.slug + " allows " + base + " only";
+  std::string s = i.slug + " allows " + base;
+  for (const auto& e : extra) s += ", " + e;
+  return s;
+}
+
+std::string forbidden_library(const Problem& p, const std::vector<std::string>& headers) {
+  const auto& allowed = p.info().allowed_libraries;
+  for (const auto& h : headers)
+    for (const auto& f : library_families()) {
+      if (std::find(allowed.begin(), allowed.end(), f.name) != allowed.end()) continue;
+      for (const auto& m : f.markers)
+        if (h.find(m) != std::string::npos)
+          return "uses " + f.title + " (" + h + "), which is not allowed: " + library_rule(p);
+    }
+  return "";
+}
+
+std::vector<std::string> included_headers(const std::vector<std::string>& compile_argv, std::string& error) {
+  // The compile command with its output replaced by a dependency listing.
+  std::vector<std::string> argv;
+  for (size_t i = 0; i < compile_argv.size(); ++i) {
+    if (compile_argv[i] == "-o") {
+      ++i;
+      continue;
+    }
+    if (compile_argv[i] == "-shared" || compile_argv[i].rfind("-Wl,", 0) == 0) continue;
+    if (compile_argv[i] == "-Xlinker") {
+      ++i;
+      continue;
+    }
+    argv.push_back(compile_argv[i]);
+  }
+  argv.push_back("-M");
+  const RunResult r = run_command(argv, 120, 4 << 20);
+  std::vector<std::string> headers;
+  if (r.timed_out || !r.status.exited || r.status.code != 0) {
+    error = r.output;
+    return headers;
+  }
+  std::istringstream in(r.output);
+  std::string token;
+  bool first = true;
+  while (in >> token) {
+    if (first) {  // "target.o:"
+      first = false;
+      continue;
+    }
+    // The submission and its force-included header are the judge's own inputs, not libraries.
+    if (token != "\\" && std::find(argv.begin(), argv.end(), token) == argv.end()) headers.push_back(token);
+  }
+  return headers;
+}
+
+}  // namespace hpcjudge

@@ -1,0 +1,34 @@
+// Per-problem rules on libraries. A submission may use the C++ standard
+// library, OpenMP (CPU problems) and the CUDA runtime (GPU problems); the
+// libraries below only where its problem allows them (ProblemInfo::
+// allowed_libraries). Headers are what a single-file submission can use a
+// library through, so the rule is checked on the headers it includes (the
+// compiler's own dependency list), before it is compiled.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "harness/problem.h"
+#include "judge/paths.h"
+
+namespace hpcjudge {
+
+struct LibraryFamily {
+  std::string name;     // as problems name it in allowed_libraries: "cublas", "cub", ...
+  std::string title;    // as messages say it: "cuBLAS"
+  std::vector<std::string> markers;  // a header path containing one of these belongs to the family
+};
+
+const std::vector<LibraryFamily>& library_families();
+
+// "softmax-gpu allows the C++ standard library and the CUDA runtime only".
+std::string library_rule(const Problem& p);
+
+// The first forbidden library a header list uses, as a CE message; "" when none.
+std::string forbidden_library(const Problem& p, const std::vector<std::string>& headers);
+
+// The headers `src` includes, as the compiler resolves them; `error` gets the
+// compiler's message when it cannot even preprocess the file.
+std::vector<std::string> included_headers(const std::vector<std::string>& compile_argv, std::string& error);
+
+}  // namespace hpcjudge

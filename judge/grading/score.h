@@ -1,0 +1,68 @@
+// The score. A problem's correctness points come only with AC on every
+// functional test. Its performance points scale between the problem's
+// baseline solution (0 points) and its fast reference solution (all points),
+// both timed on this machine and cached per machine fingerprint:
+//
+//   s = clamp( sum_c ln(t_base,c / t_c) / sum_c ln(t_base,c / t_fast,c), 0, kMaxFraction )
+//
+// over the performance cases c (medians): the geometric mean of the speed-ups
+// on a log scale, so a score means the same on any machine. Beating the fast
+// reference earns a bonus, bounded: s stops at kMaxFraction (1.2), so at most
+// a fifth of the performance points come on top.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "judge/grading/grade.h"
+
+namespace hpcjudge {
+
+// The most the performance fraction can be: 1 is the fast reference's speed,
+// the 0.2 above it a bounded bonus for beating it.
+inline constexpr double kMaxFraction = 1.2;
+
+struct CaseScale {
+  std::string name;
+  double baseline_s = 0, fast_s = 0;
+};
+
+struct Scale {
+  std::vector<CaseScale> cases;
+  std::string error;  // why there is no scale (a reference solution not AC, ...)
+};
+
+// reference/solutions/<slug>/<role>.<ext>: role "baseline", "fast" or "vendor" (make bench's anchor).
+std::filesystem::path reference_solution(const Problem& p, const Paths& paths, const std::string& role);
+
+// A digest of the baseline's and the fast reference's sources: a cached scale
+// counts only while both files are the ones it timed.
+std::string reference_digest(const std::filesystem::path& baseline, const std::filesystem::path& fast);
+
+// The scale cached in `file`, if it was measured on this machine (fingerprint)
+// from these reference solutions (digest) by this judge's cache format.
+std::optional<Scale> read_cached_scale(const std::filesystem::path& file, const std::string& fingerprint,
+                                       const std::string& digest);
+
+// Writes what read_cached_scale reads.
+void write_scale_cache(const std::filesystem::path& file, const std::string& fingerprint, const std::string& digest,
+                       const Scale& scale);
+
+// reference/solutions/<slug>/{baseline,fast}.<ext>, timed once per machine and
+// again whenever either file changes.
+Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
+                            Listener& listener);
+
+// Caches the scale from the baseline's and the fast reference's reports (both
+// AC, timed on this machine in this run): what load_or_measure_scale and make
+// bench both do, so a judge run after make bench finds the scale measured.
+Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, const Report& baseline,
+                 const Report& fast);
+
+// The performance fraction from the submission's and the scale's medians.
+std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale);
+
+// Fills r.score (and each bench row's reference times).
+void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt, Report& r, Listener& listener);
+
+}  // namespace hpcjudge

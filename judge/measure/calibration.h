@@ -1,0 +1,43 @@
+// The machine's speed of light (harness/calibrate.h), measured once per
+// machine fingerprint and cached: the reports give every performance case as
+// a percentage of it, and a timed run faster than the hardware allows is
+// FAIL, never a score.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "harness/problem.h"
+#include "judge/measure/machine.h"
+#include "judge/paths.h"
+
+namespace hpcjudge {
+
+struct Peaks {
+  double copy_gbps = 0;   // bytes read plus bytes written per second, in GB/s
+  double fma_gflops = 0;  // FP32 FMA throughput (2 flops each), in GFLOP/s
+  nlohmann::json measured;
+};
+
+// The cache format. 2: the CPU FMA rate is the best of 4-, 8- and 16-lane vectors; version 1 measured 16 lanes
+// only, which on a CPU without AVX-512 split and spilled to a tenth of the true rate.
+inline constexpr int kPeaksCacheVersion = 2;
+
+// For a CPU or a GPU problem (m.gpu names the device for GPU ones); nullopt when it cannot be measured.
+// Measured once per machine fingerprint and cached; `remeasure` (make bench) measures again. A busy machine
+// can only measure a peak too low, never too high, so each figure kept is the highest measured yet.
+std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kind kind, int device,
+                                   bool remeasure = false);
+
+// The share of the peak a case reached: by its FLOP model where it has one, else by its traffic.
+double percent_of_peak(double bytes, double flops, double seconds, const Peaks& p);
+
+// The fastest a case may be timed: its traffic at kBytesSlack times the copy
+// bandwidth, or its FLOPs at kFlopsSlack times the FMA throughput. The slack
+// admits what is legitimately faster than the measured peak: outputs still in
+// the L2 when the timer stops, a second read served by the cache, FP32-accurate
+// tensor-core tricks (3xTF32) beyond the FMA units.
+inline constexpr double kBytesSlack = 3, kFlopsSlack = 8;
+double physical_floor_s(double bytes, double flops, const Peaks& p);
+
+}  // namespace hpcjudge

@@ -1,0 +1,34 @@
+// What the judge knows of the GPU, asked of the runner (`hpcjudge-runner
+// --probe`) so the judge process itself never creates a CUDA context.
+#pragma once
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "judge/paths.h"
+
+namespace hpcjudge {
+
+struct GpuProbe {
+  int devices = 0;
+  std::string error;      // why there is no usable device
+  nlohmann::json device;  // name, arch, sm_count, memory_bytes, driver, cuda_runtime, ...
+  bool usable() const { return devices > 0 && error.empty(); }
+};
+
+// Probes once per process and device.
+const GpuProbe& probe_gpu(const Paths& paths, int device);
+
+// The NVIDIA driver's entries in /dev (/dev/nvidia0, nvidiactl, nvidia-uvm, the
+// nvidia-caps folder, ...): what a GPU process needs of /dev, and all it gets
+// in the sandbox.
+std::vector<std::filesystem::path> nvidia_device_nodes();
+
+// The nvcc the judge was built with ("" without the CUDA toolkit).
+std::string nvcc_path();
+
+// compute-sanitizer beside nvcc or on PATH ("" when not installed).
+std::string compute_sanitizer_path();
+
+}  // namespace hpcjudge

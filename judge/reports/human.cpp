@@ -1,0 +1,155 @@
+#include "judge/reports/human.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "harness/problem.h"
+
+namespace hpcjudge {
+
+Style Style::detect(FILE* f) {
+  Style s;
+  s.tty = isatty(fileno(f));
+  s.color = s.tty && !std::getenv("NO_COLOR");
+  return s;
+}
+
+std::string Style::paint(Verdict v, const std::string& text) const {
+  if (!color) return text;
+  const char* c = "31";  // red
+  if (v == Verdict::AC) c = "32";
+  if (v == Verdict::SKIP) c = "33";
+  if (v == Verdict::FAIL) c = "35";
+  return std::string("\033[1;") + c + "m" + text + "\033[0m";
+}
+
+std::string Style::dim(const std::string& text) const { return color ? "\033[2m" + text + "\033[0m" : text; }
+
+std::string format_seconds(double s) {
+  char buf[32];
+  if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+  else if (s < 1) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+
+namespace {
+std::string pad(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
+std::string rpad(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+}  // namespace
+
+void HumanPrinter::compiled(const Report& r) {
+  const std::string seed = r.seed_secret ? "secret" : std::to_string(r.seed);
+  std::printf("%s  %s  seed %s\n", r.problem.c_str(), r.file.c_str(), seed.c_str());
+  std::printf("%s\n", style_.dim("machine: " + r.machine.cpu_model + ", " + std::to_string(r.machine.cores) +
+                                 " cores, " + std::to_string(r.machine.threads) + " OpenMP threads; " +
+                                 r.machine.compiler)
+                          .c_str());
+  if (r.compiled) std::printf("compiled in %.2f s\n", r.compile_seconds);
+  std::fflush(stdout);
+}
+
+void HumanPrinter::test_done(const TestResult& t) {
+  std::printf("  %s %s %s %s\n", style_.paint(t.verdict, pad(verdict_name(t.verdict), 4)).c_str(),
+              pad(t.name, 22).c_str(), pad(t.sizes, 22).c_str(), rpad(format_seconds(t.seconds), 11).c_str());
+  if (!t.message.empty()) std::printf("       %s\n", t.message.c_str());
+  std::fflush(stdout);
+}
+
+void HumanPrinter::clear_progress() {
+  if (progress_) std::printf("\r\033[K");
+  progress_ = false;
+}
+
+void HumanPrinter::note(const std::string& text) {
+  clear_progress();
+  std::printf("%s\n", style_.dim(text).c_str());
+  std::fflush(stdout);
+}
+
+void HumanPrinter::bench_start(const Case& c) {
+  if (!bench_header_) {
+    bench_header_ = true;
+    const bool flops = problem_.model(c).flops > 0;
+    std::printf("performance (caches flushed before each run; fresh inputs for every run)\n");
+    std::printf("  %s %s %s %s %s %s %s %s %s %s\n", pad("case", 20).c_str(), pad("size", 22).c_str(),
+                rpad("median", 11).c_str(), rpad("mean", 11).c_str(), rpad("min", 11).c_str(),
+                rpad(flops ? "GFLOP/s" : "GB/s", 9).c_str(), rpad("% peak", 7).c_str(), rpad("runs", 5).c_str(),
+                rpad("spread", 7).c_str(), "stop");
+  }
+  if (style_.tty) {
+    std::printf("  timing %s (%s)...", c.name.c_str(), c.size_string().c_str());
+    progress_ = true;
+  }
+  std::fflush(stdout);
+}
+
+void HumanPrinter::bench_done(const BenchResult& b) {
+  clear_progress();
+  const double rate = b.flops > 0 ? b.gflops() : b.gbps();
+  std::printf("  %s %s %s %s %s %s %s %s %s %s\n", pad(b.name, 20).c_str(), pad(b.sizes, 22).c_str(),
+              rpad(format_seconds(b.stats.median), 11).c_str(), rpad(format_seconds(b.stats.mean), 11).c_str(),
+              rpad(format_seconds(b.stats.min), 11).c_str(), rpad(fmt("%.1f", rate), 9).c_str(),
+              rpad(b.percent_of_peak ? fmt("%.0f%%", *b.percent_of_peak) : "-", 7).c_str(),
+              rpad(std::to_string(b.stats.runs), 5).c_str(), rpad(fmt("%.1f%%", 100 * b.stats.spread()), 7).c_str(),
+              b.stop.c_str());
+  if (b.verdict != Verdict::AC)
+    std::printf("       %s %s\n", style_.paint(b.verdict, verdict_name(b.verdict)).c_str(), b.message.c_str());
+  std::fflush(stdout);
+}
+
+void HumanPrinter::finished(const Report& r) {
+  clear_progress();
+  if (!r.compiled) {
+    std::printf("%s\n", r.compile_log.c_str());
+  }
+  bool scaled = false;
+  for (const auto& b : r.bench) scaled |= b.baseline_s.has_value();
+  if (scaled) {
+    std::printf("scale on this machine (median): ");
+    for (const auto& b : r.bench)
+      if (b.baseline_s && b.fast_s)
+        std::printf("%s baseline %s, fast %s, yours %.2fx baseline; ", b.name.c_str(),
+                    format_seconds(*b.baseline_s).c_str(), format_seconds(*b.fast_s).c_str(),
+                    *b.baseline_s / b.stats.median);
+    std::printf("\n");
+  }
+  if (r.machine.peaks.is_object())
+    std::printf("%s\n", style_.dim("% peak: of this machine's measured " +
+                                    fmt("%.0f", r.machine.peaks.value("copy_gbps", 0.0)) + " GB/s copy bandwidth and " +
+                                    fmt("%.0f", r.machine.peaks.value("fma_gflops", 0.0)) +
+                                    " GFLOP/s FP32 FMA rate (GFLOP/s cases by FLOP, GB/s cases by traffic)")
+                            .c_str());
+  if (r.device_peak_bytes && *r.device_peak_bytes > 0)
+    std::printf("%s\n", style_.dim(fmt("device memory allocated inside solve(): peak %.1f MiB",
+                                        static_cast<double>(*r.device_peak_bytes) / (1 << 20)))
+                            .c_str());
+  if (r.output_bytes > 0)
+    std::printf("%s\n", style_.dim("the submission printed " + std::to_string(r.output_bytes) +
+                                   " bytes (in the --json report" +
+                                   (r.output_bytes > r.output.size() ? ", first 64 KiB" : "") + ")")
+                            .c_str());
+  std::printf("verdict %s", style_.paint(r.verdict, verdict_name(r.verdict)).c_str());
+  std::printf("   score %.1f / %.0f (correctness %.0f + performance %.1f / %.0f%s)\n", r.score.total(), r.score.max,
+              r.score.correctness, r.score.performance, r.score.max - problem_.info().points.correctness,
+              r.score.bonus > 0 ? fmt(", %.1f of it a bonus for beating the fast reference", r.score.bonus).c_str() : "");
+  if (!r.message.empty()) std::printf("  %s\n", r.message.c_str());
+  if (!r.score.note.empty()) std::printf("  %s\n", style_.dim(r.score.note).c_str());
+  std::fflush(stdout);
+}
+
+std::string summary_line(const Report& r, const Style& style) {
+  char score[64];
+  std::snprintf(score, sizeof score, "%6.1f / %-4.0f", r.score.total(), r.score.max);
+  std::string why = r.message.empty() ? r.score.note : r.message;
+  if (why.size() > 100) why = why.substr(0, 97) + "...";
+  return pad(r.problem, 20) + " " + style.paint(r.verdict, pad(verdict_name(r.verdict), 5)) + " " + score + "  " + why;
+}
+
+}  // namespace hpcjudge

@@ -1,0 +1,68 @@
+#include "judge/reports/report.h"
+
+namespace hpcjudge {
+
+namespace {
+template <class T>
+nlohmann::json opt(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+}  // namespace
+
+nlohmann::json Report::to_json() const {
+  using nlohmann::json;
+  json j;
+  j["schema_version"] = kSchemaVersion;
+  j["problem"] = problem;
+  j["file"] = file;
+  if (seed_secret) j["seed"] = "secret";
+  else j["seed"] = seed;
+  j["verdict"] = verdict_name(verdict);
+  j["message"] = message;
+  j["compile"] = {{"ok", compiled}, {"seconds", compile_seconds}, {"command", compile_command}, {"log", compile_log}};
+  j["tests"] = json::array();
+  for (const auto& t : tests)
+    j["tests"].push_back({{"name", t.name},
+                          {"sizes", t.sizes},
+                          {"verdict", verdict_name(t.verdict)},
+                          {"seconds", t.seconds},
+                          {"message", t.message},
+                          {"max_abs_err", t.max_abs_err},
+                          {"max_rel_err", t.max_rel_err},
+                          {"device_peak_bytes", opt(t.device_peak_bytes)}});
+  j["bench"] = json::array();
+  for (const auto& b : bench)
+    j["bench"].push_back({{"name", b.name},
+                          {"sizes", b.sizes},
+                          {"verdict", verdict_name(b.verdict)},
+                          {"message", b.message},
+                          {"runs", b.stats.runs},
+                          {"mean_s", b.stats.mean},
+                          {"median_s", b.stats.median},
+                          {"min_s", b.stats.min},
+                          {"max_s", b.stats.max},
+                          {"stddev_s", b.stats.stddev},
+                          {"spread", b.stats.spread()},
+                          {"stop", b.stop},
+                          {"bytes", b.bytes},
+                          {"flops", b.flops},
+                          {"gbps", b.gbps()},
+                          {"gflops", b.gflops()},
+                          {"device_peak_bytes", opt(b.device_peak_bytes)},
+                          {"percent_of_peak", opt(b.percent_of_peak)},
+                          {"baseline_median_s", opt(b.baseline_s)},
+                          {"fast_median_s", opt(b.fast_s)}});
+  j["score"] = {{"total", score.total()},
+                {"max", score.max},
+                {"correctness", score.correctness},
+                {"performance", score.performance},
+                {"bonus", score.bonus},
+                {"performance_fraction", opt(score.fraction)},
+                {"note", score.note}};
+  j["device_peak_bytes"] = opt(device_peak_bytes);
+  j["machine"] = machine.to_json();
+  j["output"] = {{"text", output}, {"bytes", output_bytes}, {"truncated", output_bytes > output.size()}};
+  return j;
+}
+
+}  // namespace hpcjudge
