@@ -1,6 +1,8 @@
 #include "arena.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -36,8 +38,33 @@ ArenaLayout ArenaLayout::plan(const std::vector<BufferSpec>& buffers) {
 }
 
 SharedArena::SharedArena() {
-  fd_ = memfd_create("hpcjudge-arena", MFD_CLOEXEC);
+  fd_ = memfd_create("hpcjudge-arena", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "memfd_create");
+  // The runner shares the file: a runner that could shrink it would have the
+  // judge's next read of it end in SIGBUS. No seal can be added after these.
+  if (fcntl(fd_, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL) != 0)
+    throw std::system_error(errno, std::generic_category(), "sealing the arena");
+}
+
+size_t SharedArena::file_size() const {
+  struct stat st {};
+  if (fstat(fd_, &st) != 0) return 0;
+  return static_cast<size_t>(st.st_size);
+}
+
+PrivateArena::~PrivateArena() {
+  if (base_) munmap(base_, size_);
+}
+
+void PrivateArena::reserve(size_t bytes) {
+  if (bytes <= size_) return;
+  if (base_) munmap(base_, size_);
+  base_ = nullptr;
+  size_ = 0;
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap arena image");
+  base_ = static_cast<std::byte*>(p);
+  size_ = bytes;
 }
 
 SharedArena::~SharedArena() {

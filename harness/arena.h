@@ -1,8 +1,11 @@
-// The arena: one shared-memory file (memfd) that holds every buffer of a call,
-// mapped by the judge and by the runner child. The judge writes the inputs,
-// the NaN sentinels and the guard zones; the child calls solve() on pointers
-// into it; the judge then checks guards, inputs and outputs itself, so what it
-// verifies is never the child's own say-so.
+// The arena: every buffer of a call laid out in one block of memory. The judge
+// builds each call's arena image in memory of its own (PrivateArena: inputs,
+// NaN sentinels, guard zones), where the runner cannot see it, and copies it
+// into the memory the runner calls on only while the submission is stopped,
+// just before the call: the shared-memory file (SharedArena, a memfd sealed
+// against shrinking) for a CPU problem, the judge's device buffers for a GPU
+// problem. After the call the judge checks guards, inputs and outputs itself,
+// so what it verifies is never the child's own say-so.
 //
 // Layout: each buffer starts on a page boundary with at least kGuardBytes of
 // guard bytes before and after it. Workspaces come last, after every other
@@ -32,7 +35,7 @@ struct ArenaLayout {
 
 class SharedArena {
  public:
-  SharedArena();  // an empty memfd
+  SharedArena();  // an empty memfd, sealed against shrinking
   ~SharedArena();
   SharedArena(const SharedArena&) = delete;
   SharedArena& operator=(const SharedArena&) = delete;
@@ -41,9 +44,29 @@ class SharedArena {
   std::byte* base() const { return base_; }
   size_t size() const { return size_; }
   int fd() const { return fd_; }
+  // The file's size now: the judge's own size unless the runner grew it (it cannot shrink it).
+  size_t file_size() const;
 
  private:
   int fd_ = -1;
+  std::byte* base_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Memory of the judge's own for arena images: anonymous and private, so pages
+// never written (a large workspace's) cost nothing.
+class PrivateArena {
+ public:
+  PrivateArena() = default;
+  ~PrivateArena();
+  PrivateArena(const PrivateArena&) = delete;
+  PrivateArena& operator=(const PrivateArena&) = delete;
+  // At least `bytes`; a larger reserve moves the memory (its contents are not kept).
+  void reserve(size_t bytes);
+  std::byte* base() const { return base_; }
+  size_t size() const { return size_; }
+
+ private:
   std::byte* base_ = nullptr;
   size_t size_ = 0;
 };

@@ -1,7 +1,11 @@
 // The channel between the judge and its runner child: a SOCK_SEQPACKET socket
-// pair carrying one JSON object per message. It is the only way results reach
-// the judge; the child's stdout and stderr are the submission's and are only
-// captured for the report.
+// pair carrying one JSON object per message (harness/protocol.h says which),
+// and now and then a file descriptor with it (SCM_RIGHTS: the judge's
+// shareable device buffers). It is the only way results reach the judge; the
+// child's stdout and stderr are the submission's and are only captured for
+// the report. The submission shares the runner's process, so it can write on
+// the channel too: nothing it says there is taken as evidence (the judge's
+// clock, the judge's reading of the outputs).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -11,9 +15,19 @@ namespace hpcjudge {
 // Creates the pair: [0] for the judge, [1] for the child. Both close-on-exec.
 void make_channel(int fds[2]);
 
-void send_message(int fd, const nlohmann::json& msg);
+// Sends one message, with `pass_fd` attached when it is not negative.
+void send_message(int fd, const nlohmann::json& msg, int pass_fd = -1);
 
-// Blocks for the next message; nullopt when the other side has closed.
+struct Message {
+  nlohmann::json json;
+  int fd = -1;  // a descriptor that came with it (close-on-exec), or -1
+};
+
+// Blocks for the next message; nullopt when the other side has closed. A
+// message that is not JSON comes back as a discarded value (is_discarded()).
+std::optional<Message> receive(int fd);
+
+// receive() without the descriptor (closed if one came): for the runner's requests and replies.
 std::optional<nlohmann::json> receive_message(int fd);
 
 }  // namespace hpcjudge

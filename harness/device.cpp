@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "device_memory.h"
+#include "device_share.h"
+#include "runner_memory.h"
 
 namespace hpcjudge::device {
 
@@ -215,3 +217,116 @@ std::string finish_call(bool& sticky) {
 }
 
 }  // namespace hpcjudge::device
+
+namespace hpcjudge {
+
+namespace {
+
+using protocol::CallArg;
+
+// Both device kinds of the runner: the call counts the submission's device
+// memory, synchronises and collects what solve() left behind.
+class DeviceMemory : public RunnerMemory {
+ public:
+  explicit DeviceMemory(int device) : device_(device) {
+    device::RunnerAllocation mine;
+    if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
+      throw std::runtime_error("cannot create a CUDA context on device " + std::to_string(device) + ": " +
+                               device::describe(cudaGetLastError()));
+  }
+  void begin_call(size_t limit) override { device::begin_call(limit); }
+  CallEnd end_call() override {
+    CallEnd e;
+    e.error = device::finish_call(e.fatal);
+    const device::MemoryAccount mem = device::end_call();
+    e.device_peak_bytes = mem.peak;
+    if (mem.refused > 0) {
+      // The refusal is the cause, whatever the submission did with the error afterwards.
+      e.memory_refused = true;
+      e.memory_message = "solve() asked for " + std::to_string(mem.refused) + " bytes of device memory while holding " +
+                         std::to_string(mem.refused_at) + "; the limit for this case is " + std::to_string(mem.limit) +
+                         " bytes";
+      e.device_peak_bytes = mem.refused_at + mem.refused;
+    }
+    return e;
+  }
+  nlohmann::json sensors() override { return device::sensors(device_); }
+
+ protected:
+  int device_;
+};
+
+// The judge's device buffers, imported: the judge uploads, flushes and downloads.
+class JudgeDevice : public DeviceMemory {
+ public:
+  using DeviceMemory::DeviceMemory;
+  void map_arena(size_t) override {}
+  void map_device(int fd, size_t bytes) override {
+    device::RunnerAllocation mine;
+    buffers_ = device::SharedBuffer();  // the previous mapping first: the judge has released its side
+    buffers_ = device::SharedBuffer::import(device_, fd, bytes);
+  }
+  void* pointer(const CallArg& a, size_t) override {
+    if (a.offset + a.bytes > buffers_.size()) throw std::runtime_error("a buffer outside the judge's device buffers");
+    return buffers_.data() + a.offset;
+  }
+
+ private:
+  device::SharedBuffer buffers_;
+};
+
+// The runner's own device arena, filled from the host arena (untimed requests).
+class RunnerDevice : public DeviceMemory {
+ public:
+  RunnerDevice(int device, int arena_fd, bool exact)
+      : DeviceMemory(device), host_(arena_fd), arena_(device), exact_(exact) {}
+  void map_arena(size_t bytes) override { host_.map(bytes); }
+  void upload(const std::vector<CallArg>& args, size_t bytes) override {
+    split(args);
+    std::byte* host = host_base(bytes);
+    if (exact_) arena_.upload_exact(host, spans_, scratch_flags_);
+    else arena_.upload(host, bytes, scratch_);
+    arena_.flush_l2();
+    device::synchronize();
+  }
+  void download(const std::vector<CallArg>& args, size_t bytes) override {
+    split(args);
+    std::byte* host = host_base(bytes);
+    if (exact_) arena_.download_exact(host, spans_, scratch_flags_);
+    else arena_.download(host, bytes, scratch_);
+  }
+  void* pointer(const CallArg& a, size_t index) override {
+    return exact_ ? arena_.exact(index) : static_cast<void*>(arena_.base() + a.offset);
+  }
+
+ private:
+  std::byte* host_base(size_t bytes) {
+    if (bytes > host_.size()) throw std::runtime_error("a copy past the mapped arena");
+    return host_.base();
+  }
+  void split(const std::vector<CallArg>& args) {
+    spans_.clear();
+    scratch_.clear();
+    scratch_flags_.clear();
+    for (const CallArg& a : args) {
+      if (!a.buffer) continue;
+      spans_.push_back({a.offset, a.bytes});
+      scratch_flags_.push_back(a.workspace);
+      if (a.workspace) scratch_.push_back(spans_.back());
+    }
+  }
+  ArenaMapping host_;
+  device::DeviceArena arena_;
+  bool exact_;
+  device::DeviceArena::Spans spans_, scratch_;
+  std::vector<bool> scratch_flags_;
+};
+
+}  // namespace
+
+std::unique_ptr<RunnerMemory> judge_device(int device, int) { return std::make_unique<JudgeDevice>(device); }
+std::unique_ptr<RunnerMemory> runner_device(int device, int arena_fd, bool exact_buffers) {
+  return std::make_unique<RunnerDevice>(device, arena_fd, exact_buffers);
+}
+
+}  // namespace hpcjudge

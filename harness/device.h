@@ -1,8 +1,10 @@
-// The GPU side of the runner (built when the CUDA toolkit is found). The
-// device arena mirrors the shared host arena byte for byte, guard zones and
-// sentinels included: before a call the whole arena is uploaded, after it the
-// whole arena comes back, so the judge checks guards, inputs and outputs of a
-// GPU call with the same code as a CPU call.
+// The GPU side of the runner (built when the CUDA toolkit is found): the
+// device's description and sensors, and the runner's own device arena for
+// the runner-held mode (harness/runner_memory.h: under compute-sanitizer, or
+// where device memory cannot be shared with the judge). That arena mirrors the
+// shared host arena byte for byte, guard zones and sentinels included: the
+// untimed Upload request copies the host arena up, Download copies it back, so
+// the judge checks a GPU call with the same code as a CPU call.
 #pragma once
 #include <cstddef>
 #include <nlohmann/json.hpp>

@@ -1,20 +1,17 @@
-// hpcjudge-runner: the child process the judge starts for one submission.
-// It loads the compiled submission, then serves "call" requests from the
-// judge over the channel: pointers into the shared arena (CPU problems) or
-// into its device mirror (GPU problems) are passed to solve(), the call is
-// timed, and the reply carries the time, the return value and (GPU) the
-// device memory the submission held at most. A "workspace_size" request
-// calls the submission's workspace_size(). Checking is the judge's, in its
-// own process.
+// hpcjudge-runner: the child process the judge starts for one submission. It
+// serves the requests of harness/protocol.h, one handler each: before the
+// submission is loaded, pings (the judge measures the channel's round trip);
+// then Load, and calls of solve() on pointers into the buffers the judge laid
+// out (harness/runner_memory.h says where they are). The judge stops every
+// process of the runner between requests and times each call on its own clock;
+// what this process reports is never the evidence.
 //
-//   hpcjudge-runner --problem SLUG --library SO --channel FD --arena FD [--device N] [--exact-buffers]
-//                   [--memory-limit BYTES]
+//   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 //   hpcjudge-runner --check                   exits 0: the runner starts (as the user asked)
 //   hpcjudge-runner --calibrate [--threads T] [--gpu] [--device N]
 //                                             prints the machine's measured peaks as JSON
 #include <dlfcn.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -31,192 +28,224 @@
 #include "calibrate.h"
 #include "channel.h"
 #include "deferred_work.h"
-#include "cpu_cache.h"
 #include "problem.h"
+#include "protocol.h"
+#include "runner_memory.h"
 #ifdef HPCJUDGE_HAVE_CUDA
 #include "device.h"
-#include "device_memory.h"
 #endif
 
 using namespace hpcjudge;
 using nlohmann::json;
+using protocol::Op;
+using protocol::Reply;
+using protocol::Request;
 
 namespace {
 
-struct Mapping {
-  int fd = -1;
-  std::byte* base = nullptr;
-  size_t size = 0;
-  std::byte* ensure(size_t bytes) {
-    if (bytes <= size) return base;
-    if (base) munmap(base, size);
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) throw std::runtime_error(std::string("mmap arena: ") + std::strerror(errno));
-    base = static_cast<std::byte*>(p);
-    size = bytes;
-    return base;
-  }
-};
-
 using Clock = std::chrono::steady_clock;
 
-struct Target {
-  const Problem* problem = nullptr;
-  void* solve = nullptr;
-  void* workspace_size = nullptr;  // where the submission defines one
+struct Options {
+  std::string slug;
+  int channel = -1;
+  int arena_fd = -1;
   int device = 0;
-  bool exact_buffers = false;  // one device allocation per buffer (under compute-sanitizer)
+  unsigned long long memory_limit = 0;  // bytes of host memory (0: none)
 };
 
-// Serves requests until "exit" or until the judge goes away. For a GPU
-// problem each call uploads the arena, calls solve() on device pointers,
-// synchronises (so the time covers every stream's work), checks for CUDA
-// errors and downloads the arena.
-int serve(const Target& t, int channel, Mapping& arena) {
-  const bool gpu = t.problem->info().kind == Kind::GPU;
-  CacheFlusher flusher;
-#ifdef HPCJUDGE_HAVE_CUDA
-  std::unique_ptr<device::DeviceArena> dev;
-  if (gpu) dev = std::make_unique<device::DeviceArena>(t.device);
-#else
-  if (gpu) throw std::runtime_error("this runner was built without CUDA");
-#endif
-  send_message(channel, {{"ready", true}});
-  while (auto req = receive_message(channel)) {
-    const std::string op = req->value("op", "");
-    if (op == "exit") return 0;
-#ifdef HPCJUDGE_HAVE_CUDA
-    if (op == "sensors") {
-      send_message(channel, {{"sensors", gpu ? device::sensors(t.device) : json::object()}});
-      continue;
-    }
-#endif
-    if (op == "workspace_size") {
-      if (!t.workspace_size) {
-        send_message(channel, {{"error", "the submission defines no extern \"C\" workspace_size()"}});
-        continue;
+class Runner {
+ public:
+  Runner(const Options& o, const Problem& p) : opt_(o), problem_(p) {}
+
+  // Serves requests until Exit, or until the judge goes away.
+  int serve() {
+    while (auto m = receive(opt_.channel)) {
+      const std::optional<Request> req = m->json.is_discarded() ? std::nullopt : protocol::parse_request(m->json);
+      if (!req) {
+        if (m->fd >= 0) close(m->fd);
+        continue;  // not a request: nothing to answer
       }
-      std::vector<ArgValue> args;
-      for (const auto& a : req->at("args")) args.push_back(ArgValue{.integer = a.get<int64_t>()});
-      json reply;
+      if (req->op == Op::Exit) return 0;
+      Reply r;
       try {
-        reply = {{"ok", true}, {"ret", t.problem->invoke_workspace_size(t.workspace_size, args)}};
+        r = handle(*req, m->fd);
       } catch (const std::exception& e) {
-        reply = {{"error", std::string("workspace_size() threw an exception: ") + e.what()}};
+        r = {};
+        r.error = std::string("runner: ") + e.what();
       }
-      send_message(channel, reply);
-      continue;
+      if (m->fd >= 0) close(m->fd);
+      r.seq = req->seq;
+      send_message(opt_.channel, r);
+      if (r.fatal) return 3;  // a lost CUDA context ends the process, never the judge
     }
-    if (op != "call") {
-      send_message(channel, {{"error", "unknown request " + op}});
-      continue;
+    return 0;
+  }
+
+ private:
+  Reply handle(const Request& q, int fd) {
+    switch (q.op) {
+      case Op::Ping: return ok();
+      case Op::Setup: return setup(q);
+      case Op::Load: return load(q);
+      case Op::MapArena: return memory().map_arena(q.bytes), ok();
+      case Op::MapDevice: return memory().map_device(fd, q.bytes), ok();
+      case Op::Upload: return memory().upload(q.args, q.bytes), ok();
+      case Op::Download: return memory().download(q.args, q.bytes), ok();
+      case Op::WorkspaceSize: return workspace_size(q);
+      case Op::Call: return call(q);
+      case Op::AfterCall: return after_call();
+      case Op::Sensors: {
+        Reply r = ok();
+        r.sensors = memory_ ? memory_->sensors() : json::object();
+        return r;
+      }
+      case Op::Exit: break;
     }
-    const size_t bytes = req->at("arena_bytes").get<size_t>();
-    std::byte* host = arena.ensure(bytes);
-    std::byte* base = host;
+    return error("unknown request");
+  }
+
+  static Reply ok() {
+    Reply r;
+    r.ok = true;
+    return r;
+  }
+  static Reply error(std::string why) {
+    Reply r;
+    r.error = std::move(why);
+    return r;
+  }
+
+  RunnerMemory& memory() {
+    if (!memory_) throw std::runtime_error("the submission is not loaded");
+    return *memory_;
+  }
+
+  // Where solve()'s buffers will be; a GPU mode creates the device context. Asked
+  // again, it replaces the first choice (the judge falls back to runner-held
+  // device buffers where its own cannot be shared).
+  Reply setup(const Request& q) {
+    if (solve_) return error("the submission is loaded already");
+    memory_.reset();
+    if (q.mode == "host") {
+      memory_ = host_memory(opt_.arena_fd);
+      return ok();
+    }
 #ifdef HPCJUDGE_HAVE_CUDA
-    device::DeviceArena::Spans spans, scratch;
-    std::vector<bool> is_scratch;
-    for (const auto& a : req->at("args"))
-      if (a.contains("offset")) {
-        spans.push_back({a["offset"].get<size_t>(), a["bytes"].get<size_t>()});
-        is_scratch.push_back(a.value("workspace", false));
-        if (is_scratch.back()) scratch.push_back(spans.back());
-      }
-    if (gpu && t.exact_buffers) dev->upload_exact(host, spans, is_scratch);
-    else if (gpu) dev->upload(host, bytes, scratch);
-    if (gpu) base = dev->base();
+    if (q.mode == "judge") memory_ = judge_device(opt_.device, opt_.arena_fd);
+    else if (q.mode == "runner" || q.mode == "exact") memory_ = runner_device(opt_.device, opt_.arena_fd, q.mode == "exact");
+    else return error("unknown buffer mode " + q.mode);
+    exact_ = q.mode == "exact";
+    return ok();
+#else
+    return error("this runner was built without CUDA");
 #endif
+  }
+
+  // Sets the memory limit, then loads the submission (its static initialisers count too).
+  Reply load(const Request& q) {
+    if (!memory_) return error("no buffer mode set up");
+    if (solve_) return error("loaded already");
+    // A CPU problem's limit is on the address space (RLIMIT_AS). The CUDA driver
+    // reserves far more address space than it uses, so a GPU problem's is on the
+    // private writable memory instead (RLIMIT_DATA: heap and anonymous maps, what
+    // a malloc or a std::vector takes), which the driver's reservations do not count in.
+    if (opt_.memory_limit > 0) {
+      const rlimit lim{opt_.memory_limit, opt_.memory_limit};
+      setrlimit(problem_.info().kind == Kind::GPU ? RLIMIT_DATA : RLIMIT_AS, &lim);
+    }
+    void* lib = dlopen(q.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return error(std::string("cannot load the submission: ") + dlerror());
+    solve_ = dlsym(lib, "solve");
+    workspace_size_ = dlsym(lib, "workspace_size");
+    if (!solve_) return error("the submission defines no extern \"C\" solve()");
+    return ok();
+  }
+
+  std::vector<ArgValue> arguments(const Request& q) {
     std::vector<ArgValue> args;
     size_t buffer = 0;
-    for (const auto& a : req->at("args")) {
+    for (const protocol::CallArg& a : q.args) {
       ArgValue v;
-      if (a.contains("offset")) {
-        v.ptr = base + a["offset"].get<size_t>();
-#ifdef HPCJUDGE_HAVE_CUDA
-        if (gpu && t.exact_buffers) v.ptr = dev->exact(buffer);
-#endif
-        ++buffer;
-      } else {
-        v.integer = a["value"].get<int64_t>();
-      }
+      if (a.buffer) v.ptr = memory().pointer(a, buffer++);
+      else v.integer = a.value;
       args.push_back(v);
     }
-    const bool flush = req->value("flush", false);
-#ifdef HPCJUDGE_HAVE_CUDA
-    if (gpu) {
-      if (flush) dev->flush_l2();
-      device::synchronize();
-    }
-#endif
-    if (flush && !gpu) flusher.flush();
-    json reply;
+    return args;
+  }
+
+  Reply workspace_size(const Request& q) {
+    if (!workspace_size_) return error("the submission defines no extern \"C\" workspace_size()");
+    std::vector<ArgValue> args;
+    for (const protocol::CallArg& a : q.args) args.push_back(ArgValue{.integer = a.value});
     try {
-#ifdef HPCJUDGE_HAVE_CUDA
-      if (gpu) device::begin_call(req->value("device_memory_limit", size_t{0}));
-#endif
+      Reply r = ok();
+      r.ret = problem_.invoke_workspace_size(workspace_size_, args);
+      return r;
+    } catch (const std::exception& e) {
+      return error(std::string("workspace_size() threw an exception: ") + e.what());
+    }
+  }
+
+  // The call, and on a GPU the synchronisation after it: the reply goes as soon
+  // as it is done (the judge's clock runs until it has the reply).
+  Reply call(const Request& q) {
+    const std::vector<ArgValue> args = arguments(q);
+    Reply r;
+    try {
+      memory().begin_call(q.device_memory_limit);
       const auto t0 = Clock::now();
-      const int64_t ret = t.problem->invoke(t.solve, args);
-      std::string cuda_error;
-      bool sticky = false;
-#ifdef HPCJUDGE_HAVE_CUDA
-      if (gpu) cuda_error = device::finish_call(sticky);
-#endif
+      const int64_t ret = problem_.invoke(solve_, args);
+      const CallEnd end = memory().end_call();
       const auto t1 = Clock::now();
-#ifdef HPCJUDGE_HAVE_CUDA
-      const device::MemoryAccount mem = gpu ? device::end_call() : device::MemoryAccount{};
-      if (mem.refused > 0) {
-        // The refusal is the cause, whatever the submission did with the error afterwards.
-        reply = {{"error", "solve() asked for " + std::to_string(mem.refused) + " bytes of device memory while holding " +
-                               std::to_string(mem.refused_at) + "; the limit for this case is " +
-                               std::to_string(mem.limit) + " bytes"},
-                 {"memory_limit", true},
-                 {"fatal", sticky},
-                 {"device_peak_bytes", mem.refused_at + mem.refused}};
-      } else
-#endif
-      if (!cuda_error.empty()) {
-        reply = {{"error", cuda_error + " during solve()"}, {"fatal", sticky}};
-      } else if (const std::string deferred = t.exact_buffers ? "" : deferred_host_work(); !deferred.empty()) {
-        // (Not under compute-sanitizer, whose own threads work in the process.)
-        reply = {{"error", deferred}};
+      r.device_peak_bytes = end.device_peak_bytes;
+      r.fatal = end.fatal;
+      if (end.memory_refused) {
+        r.error = end.memory_message;
+        r.memory_limit = true;
+      } else if (!end.error.empty()) {
+        r.error = end.error + " during solve()";
       } else {
-#ifdef HPCJUDGE_HAVE_CUDA
-        if (gpu && t.exact_buffers) dev->download_exact(host, spans, is_scratch);
-        else if (gpu) dev->download(host, bytes, scratch);
-#endif
-        reply = {{"ok", true}, {"seconds", std::chrono::duration<double>(t1 - t0).count()}, {"ret", ret}};
-#ifdef HPCJUDGE_HAVE_CUDA
-        if (gpu) reply["device_peak_bytes"] = mem.peak;
-#endif
+        r.ok = true;
+        r.ret = ret;
+        r.seconds = std::chrono::duration<double>(t1 - t0).count();
       }
     } catch (const std::bad_alloc&) {
-      reply = {{"error", "solve() ran out of memory: it asked for more host memory than the limit allows"},
-               {"memory_limit", true}};
+      r.error = "solve() ran out of memory: it asked for more host memory than the limit allows";
+      r.memory_limit = true;
     } catch (const std::exception& e) {
-      reply = {{"error", std::string("solve() threw an exception: ") + e.what()}};
+      r.error = std::string("solve() threw an exception: ") + e.what();
     } catch (...) {
-      reply = {{"error", "solve() threw an exception"}};
+      r.error = "solve() threw an exception";
     }
+    return r;
+  }
+
+  // After the judge has read the outputs: the submission's buffered output goes
+  // to the judge's pipe, and a thread still working is reported (it gained
+  // nothing: it was stopped with the rest of the process, but its author should know).
+  Reply after_call() {
     std::fflush(stdout);
     std::fflush(stderr);
-    send_message(channel, reply);
-    if (reply.value("fatal", false)) return 3;  // a sticky error ends the process, never the judge
+    if (exact_) return ok();  // compute-sanitizer's own threads work in the process
+    const std::string deferred = deferred_host_work();
+    return deferred.empty() ? ok() : error(deferred);
   }
-  return 0;
-}
+
+  const Options& opt_;
+  const Problem& problem_;
+  std::unique_ptr<RunnerMemory> memory_;
+  void* solve_ = nullptr;
+  void* workspace_size_ = nullptr;  // where the submission defines one
+  bool exact_ = false;              // under compute-sanitizer
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the judge
-  std::string slug, library;
-  int channel = -1;
+  Options o;
   bool probe = false, calibrate = false, calibrate_gpu = false;
   int threads = 0;
-  unsigned long long memory_limit = 0;  // bytes of host memory (0: none)
-  Target t;
-  Mapping arena;
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
@@ -225,17 +254,15 @@ int main(int argc, char** argv) {
     else if (k == "--calibrate") calibrate = true;
     else if (k == "--gpu") calibrate_gpu = true;
     else if (k == "--threads") threads = std::stoi(v), ++i;
-    else if (k == "--problem") slug = v, ++i;
-    else if (k == "--library") library = v, ++i;
-    else if (k == "--channel") channel = std::stoi(v), ++i;
-    else if (k == "--arena") arena.fd = std::stoi(v), ++i;
-    else if (k == "--device") t.device = std::stoi(v), ++i;
-    else if (k == "--exact-buffers") t.exact_buffers = true;
-    else if (k == "--memory-limit") memory_limit = std::stoull(v), ++i;
+    else if (k == "--problem") o.slug = v, ++i;
+    else if (k == "--channel") o.channel = std::stoi(v), ++i;
+    else if (k == "--arena") o.arena_fd = std::stoi(v), ++i;
+    else if (k == "--device") o.device = std::stoi(v), ++i;
+    else if (k == "--memory-limit") o.memory_limit = std::stoull(v), ++i;
   }
   if (probe) {
 #ifdef HPCJUDGE_HAVE_CUDA
-    std::printf("%s\n", device::probe(t.device).dump().c_str());
+    std::printf("%s\n", device::probe(o.device).dump().c_str());
 #else
     std::printf("%s\n", json{{"devices", 0}, {"error", "the judge was built without the CUDA toolkit"}}.dump().c_str());
 #endif
@@ -245,7 +272,7 @@ int main(int argc, char** argv) {
     json j;
     if (calibrate_gpu) {
 #ifdef HPCJUDGE_HAVE_CUDA
-      j["gpu"] = calibrate::gpu(t.device);
+      j["gpu"] = calibrate::gpu(o.device);
 #else
       j["gpu"] = {{"error", "the judge was built without the CUDA toolkit"}};
 #endif
@@ -255,39 +282,15 @@ int main(int argc, char** argv) {
     std::printf("%s\n", j.dump().c_str());
     return 0;
   }
-  if (channel < 0 || arena.fd < 0) {
+  if (o.channel < 0 || o.arena_fd < 0) {
     std::fprintf(stderr, "hpcjudge-runner is started by the judge, not by hand\n");
     return 2;
   }
-  t.problem = Registry::find(slug);
-  if (!t.problem) {
-    send_message(channel, {{"error", "runner: unknown problem " + slug}});
+  const Problem* p = Registry::find(o.slug);
+  if (!p) {
+    std::fprintf(stderr, "runner: unknown problem %s\n", o.slug.c_str());
     return 2;
   }
-  // Before the submission is loaded: its static initialisers count too. A CPU
-  // problem's limit is on the address space (RLIMIT_AS). The CUDA driver
-  // reserves far more address space than it uses, so a GPU problem's is on the
-  // private writable memory instead (RLIMIT_DATA: heap and anonymous maps, what
-  // a malloc or a std::vector takes), which the driver's reservations do not count in.
-  if (memory_limit > 0) {
-    const rlimit lim{memory_limit, memory_limit};
-    setrlimit(t.problem->info().kind == Kind::GPU ? RLIMIT_DATA : RLIMIT_AS, &lim);
-  }
-  void* lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    send_message(channel, {{"error", std::string("cannot load the submission: ") + dlerror()}});
-    return 2;
-  }
-  t.solve = dlsym(lib, "solve");
-  t.workspace_size = dlsym(lib, "workspace_size");
-  if (!t.solve) {
-    send_message(channel, {{"error", "the submission defines no extern \"C\" solve()"}});
-    return 2;
-  }
-  try {
-    return serve(t, channel, arena);
-  } catch (const std::exception& e) {
-    send_message(channel, {{"error", std::string("runner: ") + e.what()}});
-    return 2;
-  }
+  Runner runner(o, *p);
+  return runner.serve();
 }

@@ -28,6 +28,7 @@
 #include "judge/reports/human.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/classroom/pack.h"
+#include "judge/isolation/family.h"
 #include "judge/isolation/sandbox.h"
 
 using namespace hpcjudge;
@@ -327,6 +328,10 @@ int main(int argc, char** argv) {
   // The judge holds the reference answers: a submission running as the same
   // (non-root) user may not read its memory through /proc or ptrace.
   prctl(PR_SET_DUMPABLE, 0);
+  // Whatever a runner's processes leave behind (a double fork, setsid) becomes
+  // the judge's child, so it is stopped with them between calls and killed at
+  // the end (judge/isolation/family.h).
+  become_subreaper();
   // Every timed call allocates and frees inputs, reference answers and copies
   // of hundreds of MiB: keep freed memory in the heap for the next call rather
   // than give it back to the kernel (glibc maps large blocks anew each time),

@@ -14,7 +14,9 @@
 #include "judge/grading/reference_cache.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/grading/score.h"
+#include "judge/grading/laid_case.h"
 #include "judge/isolation/session.h"
+#include "judge/reports/human.h"
 
 namespace hpcjudge {
 
@@ -39,127 +41,6 @@ struct TempDir {
   }
 };
 
-struct Checked {
-  Verdict verdict = Verdict::AC;
-  std::string message;
-  double max_abs = 0, max_rel = 0;
-};
-
-// A call that did not return normally, as a verdict.
-std::optional<Checked> failed_call(const CallOutcome& o) {
-  switch (o.status) {
-    case CallOutcome::Ok: return std::nullopt;
-    case CallOutcome::TimedOut: return Checked{Verdict::TLE, o.message};
-    case CallOutcome::OutOfMemory: return Checked{Verdict::MLE, o.message};
-    case CallOutcome::Crashed:
-    case CallOutcome::Error: return Checked{Verdict::RE, o.message};
-  }
-  return std::nullopt;
-}
-
-// One case laid out in the arena: buffer views, and the saved inputs.
-struct Laid {
-  Signature sig;
-  ArenaLayout layout;
-  std::vector<BufferView> views;
-  size_t device_memory_limit = 0;  // GPU problems: what solve() may allocate itself
-  std::optional<Checked> failure;  // workspace_size() failed or asked for too much
-  Buffers buffers() const { return Buffers(views); }
-};
-
-// Sizes the workspace, where the signature has one, by asking the submission's
-// workspace_size() (a call in its process, untimed); over the problem's limit is MLE.
-std::optional<Checked> size_workspace(const Problem& p, Signature& sig, Session& s) {
-  const int w = sig.workspace_index();
-  if (w < 0) return std::nullopt;
-  std::string call = "workspace_size(";
-  for (size_t i = 0; i < sig.workspace_args.size(); ++i) {
-    if (i) call += ", ";
-    call += std::to_string(sig.workspace_args[i]);
-  }
-  call += ")";
-  const CallOutcome o = s.workspace_size(sig.workspace_args, p.info().test_time_limit_s);
-  if (auto bad = failed_call(o)) return Checked{bad->verdict, call + ": " + bad->message};
-  const auto limit = static_cast<size_t>(p.info().workspace_per_input_byte * static_cast<double>(sig.input_bytes()));
-  const auto asked = static_cast<uint64_t>(o.ret);
-  if (asked > limit)
-    return Checked{Verdict::MLE, call + " asked for " + std::to_string(asked) + " bytes; the limit is " +
-                                     std::to_string(limit) + " (" + format_value(p.info().workspace_per_input_byte) +
-                                     " bytes per input byte)"};
-  sig.buffers[w].count = asked;
-  return std::nullopt;
-}
-
-Laid lay_out(const Problem& p, const Case& c, Session& s) {
-  Laid l{p.signature(c), {}, {}, 0, std::nullopt};
-  l.failure = size_workspace(p, l.sig, s);
-  if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
-  l.layout = ArenaLayout::plan(l.sig.buffers);
-  s.arena().reserve(l.layout.total);
-  for (size_t i = 0; i < l.sig.buffers.size(); ++i)
-    l.views.push_back({&l.sig.buffers[i], s.arena().base() + l.layout.offset[i]});
-  return l;
-}
-
-using Saved = std::vector<std::vector<std::byte>>;  // one per input buffer, in order
-
-Saved save_inputs(const Laid& l) {
-  Saved s;
-  for (const auto& v : l.views)
-    if (v.spec->role == Role::In) s.emplace_back(v.data, v.data + v.spec->bytes());
-  return s;
-}
-
-// Puts saved inputs back, outputs to the sentinel, guard bytes around everything.
-// (The runner fills a workspace with garbage on the device.)
-void prepare(const Laid& l, const Saved& inputs, SharedArena& arena) {
-  size_t k = 0;
-  for (const auto& v : l.views) {
-    if (v.spec->role == Role::In) std::memcpy(v.data, inputs[k++].data(), v.spec->bytes());
-    else if (v.spec->role == Role::Out) fill_sentinel(v);
-  }
-  fill_guards(arena.base(), l.layout);
-}
-
-// What a call's outputs are checked against: the reference's answer, or (for a
-// spot-checked case) a randomised check seeded by `draw`.
-struct Against {
-  const Expected* expected = nullptr;
-  uint64_t draw = 0;
-};
-
-// Everything the judge verifies after a call: guard zones, inputs, then the
-// return value and outputs (harness/verify.h, or the problem's spot check).
-Checked check_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Against& against,
-                   const CallOutcome& o, const SharedArena& arena) {
-  if (auto g = check_guards(arena.base(), l.layout)) return {Verdict::RE, g->describe(l.sig.buffers)};
-  size_t in = 0;
-  for (const auto& v : l.views) {
-    if (v.spec->role == Role::In) {
-      const auto& saved = inputs[in++];
-      if (std::memcmp(saved.data(), v.data, saved.size()) != 0) {
-        size_t at = 0;
-        while (saved[at] == v.data[at]) ++at;
-        return {Verdict::RE, "input modified: " + v.spec->name + "[" + std::to_string(at / dtype_size(v.spec->type)) +
-                                 "] was changed by solve()"};
-      }
-    }
-  }
-  if (!against.expected) {
-    const std::string wrong = p.spot_check(c, l.buffers(), against.draw);
-    return {wrong.empty() ? Verdict::AC : Verdict::WA, wrong};
-  }
-  const Verification v = verify_outputs(p, c, l.buffers(), *against.expected, o.ret);
-  return {v.ok ? Verdict::AC : Verdict::WA, v.message, v.max_abs, v.max_rel};
-}
-
-// The call's verdict: how it ended, else what check_call finds.
-Checked judge_call(const Problem& p, const Case& c, const Laid& l, const Saved& inputs, const Against& against,
-                   const CallOutcome& o, const SharedArena& arena) {
-  if (auto bad = failed_call(o)) return *bad;
-  return check_call(p, c, l, inputs, against, o, arena);
-}
-
 void set_verdict(Report& r, Verdict v, const std::string& where, const std::string& message) {
   if (worst(r.verdict, v) == r.verdict && r.verdict != Verdict::AC) return;
   r.verdict = v;
@@ -181,14 +62,16 @@ size_t host_memory_limit(const Problem& p) {
 // One functional test: inputs of input set `set`, the call, every check.
 TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
                     const Paths& paths, Session& s) {
-  Laid l = lay_out(p, c, s);
+  LaidCase l = lay_out(p, c, s);
   if (l.failure) return {name, c.size_string(), l.failure->verdict, 0, l.failure->message, 0, 0, std::nullopt};
   p.generate(c, opt.seed, set, l.buffers());
-  const Saved inputs = save_inputs(l);
   const Expected expected = reference_answer(p, c, l.buffers(), paths);
-  prepare(l, inputs, s.arena());
-  const CallOutcome o = s.call(l.sig, l.layout, false, p.info().test_time_limit_s, l.device_memory_limit);
-  const Checked ck = judge_call(p, c, l, inputs, {&expected}, o, s.arena());
+  prepare(l, s.image());
+  const double limit = p.info().test_time_limit_s;
+  const CallOutcome o = s.call(l.sig, l.layout, {.timeout_s = limit, .device_memory_limit = l.device_memory_limit});
+  Checked ck = judge_call(p, c, l, {&expected}, o, s.image(), s.result());
+  if (s.alive() && ck.verdict != Verdict::RE && ck.verdict != Verdict::TLE)
+    if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
   return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes};
 }
 
@@ -254,18 +137,19 @@ std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs:
   wrapper.insert(wrapper.end(), {compute_sanitizer_path(), "--error-exitcode", "86", "--print-limit", "5"});
   wrapper.insert(wrapper.end(), tool.begin(), tool.end());
   // Each device buffer its own allocation, so the tool sees reads past one too.
-  Session s(paths, p, lib, threads, opt.device, wrapper, true);
+  Session s(paths, p, {.library = lib, .threads = threads, .device = opt.device, .wrapper = wrapper, .exact_buffers = true});
   constexpr double kSlow = 300;  // the tools slow kernels down by orders of magnitude
   std::string failure;
   if (auto bad = failed_call(s.start(kSlow))) failure = bad->message;
   for (const Case& c : tests) {
     if (!failure.empty()) break;
-    Laid l = lay_out(p, c, s);
+    LaidCase l = lay_out(p, c, s);
     if (l.failure) break;  // the functional tests report it
     p.generate(c, opt.seed, 0, l.buffers());
-    prepare(l, save_inputs(l), s.arena());
+    prepare(l, s.image());
     // No device-memory limit here: the tool allocates on the submission's behalf.
-    if (auto bad = failed_call(s.call(l.sig, l.layout, false, kSlow))) failure = "test " + c.name + ": " + bad->message;
+    if (auto bad = failed_call(s.call(l.sig, l.layout, {.timeout_s = kSlow}))) failure = "test " + c.name + ": " + bad->message;
+    else if (auto late = failed_call(s.after_call(kSlow))) failure = "test " + c.name + ": " + late->message;
     if (!first_sanitizer_report(s.output()).empty()) break;  // one report is enough
   }
   s.finish();
@@ -336,12 +220,30 @@ class PeaksInUse {
   bool remeasured_ = false;
 };
 
+// The runner's own figure may only confirm the judge's clock, which is what is
+// scored. The judge's interval also holds the wake-ups of the runner and of the
+// judge, which a busy machine makes long (its run queue), so the two figures
+// agree only loosely; a median the runner reports below half the judge's (and
+// three times the round trip's spread) is a time the submission's process made
+// up, and the case is FAIL, never a score.
+std::optional<std::string> disagreement(double reported_s, double judged_s, const RoundTrip& rt) {
+  const double allowed = std::max(3 * rt.noise_s, 0.5 * judged_s);
+  if (reported_s + allowed >= judged_s) return std::nullopt;
+  char why[320];
+  std::snprintf(why, sizeof why,
+                "the time reported by the submission's process disagrees with the judge's clock: median %s "
+                "reported, %s measured by the judge (round trip %s, noise %s subtracted and allowed for)",
+                format_seconds(reported_s).c_str(), format_seconds(judged_s).c_str(),
+                format_seconds(rt.median_s).c_str(), format_seconds(rt.noise_s).c_str());
+  return std::string(why);
+}
+
 void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, PeaksInUse& pk, Session& s,
                Report& r, Listener& listener) {
   for (const Case& c : p.benchmarks()) {
     if (c.min_cores > m.cores) continue;
     listener.bench_start(c);
-    Laid l = lay_out(p, c, s);
+    LaidCase l = lay_out(p, c, s);
     if (l.failure) {
       set_verdict(r, l.failure->verdict, "performance case " + c.name, l.failure->message);
       return;
@@ -359,10 +261,11 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     TimingLoop loop(p.info().timing);
     Model model;
     double floor_s = 0;  // the physical floor of a timed call (judge/measure/calibration.h)
+    std::vector<double> reported;  // the runner's own figures, for the cross-check
+    const double limit = p.info().bench_time_limit_s;
     for (int run = 0; loop.want_more(); ++run) {
       const uint32_t set = 2 + static_cast<uint32_t>(run);
       p.generate(c, opt.seed, set, l.buffers());
-      const Saved inputs = save_inputs(l);
       Expected expected;
       if (!spot) expected = p.reference(c, l.buffers());
       if (run == 0) {
@@ -372,10 +275,13 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
         if (pk.get()) floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
       }
       const Against against{spot ? nullptr : &expected, (uint64_t{entropy()} << 32) ^ entropy()};
-      prepare(l, inputs, s.arena());
-      const CallOutcome o = s.call(l.sig, l.layout, true, p.info().bench_time_limit_s, l.device_memory_limit);
+      prepare(l, s.image());
+      const CallOutcome o =
+          s.call(l.sig, l.layout, {.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});
       if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
-      Checked ck = judge_call(p, c, l, inputs, against, o, s.arena());
+      Checked ck = judge_call(p, c, l, against, o, s.image(), s.result());
+      if (ck.verdict == Verdict::AC)
+        if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
       if (ck.verdict == Verdict::AC && o.seconds < floor_s && pk.remeasure())
         floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
       if (ck.verdict == Verdict::AC && o.seconds < floor_s) {
@@ -395,9 +301,16 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
                     (spot ? ", spot-checked" : "") + "): " + ck.message;
         break;
       }
+      if (!loop.warming_up()) reported.push_back(o.reported_seconds);
       loop.add(o.seconds);
     }
     b.stats = loop.stats();
+    if (b.verdict == Verdict::AC && !reported.empty()) {
+      if (auto forged = disagreement(Stats::of(reported).median, b.stats.median, s.round_trip())) {
+        b.verdict = Verdict::FAIL;
+        b.message = *forged;
+      }
+    }
     if (pk.get() && b.verdict == Verdict::AC) {
       b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *pk.get());
       if (*b.percent_of_peak > 100 && pk.remeasure())
@@ -467,8 +380,21 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   {
     const std::vector<std::string> wrapper =
         opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), gpu) : std::vector<std::string>{};
-    Session s(paths, p, lib, r.machine.threads, opt.device, wrapper, false, host_memory_limit(p));
+    Session s(paths, p,
+              {.library = lib,
+               .threads = r.machine.threads,
+               .device = opt.device,
+               .wrapper = wrapper,
+               .memory_limit = host_memory_limit(p)});
     const CallOutcome started = s.start(60);
+    const auto trip = [](const RoundTrip& t) {
+      return nlohmann::json{{"median_s", t.median_s}, {"noise_s", t.noise_s}, {"samples", t.samples}};
+    };
+    r.timing = {{"clock", "judge"},
+                {"round_trip_tests", trip(s.round_trip(false))},
+                {"round_trip_timed", trip(s.round_trip(true))},
+                {"buffers", s.buffers()},
+                {"judge_held_device_buffers", s.judge_held()}};
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);
     } else {

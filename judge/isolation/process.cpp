@@ -1,5 +1,7 @@
 #include "judge/isolation/process.h"
 
+#include "judge/isolation/family.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -61,6 +63,7 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
     _exit(127);
   }
   setpgid(pid_, pid_);
+  note_own_child(pid_, true);
   close(pipefd[1]);
   out_ = pipefd[0];
   fcntl(out_, F_SETFL, O_NONBLOCK);
@@ -108,6 +111,7 @@ Child::Wake Child::wait(int fd, Clock::time_point deadline) {
       int st;
       if (waitpid(pid_, &st, WNOHANG) == pid_) {
         reaped_ = true;
+        note_own_child(pid_, false);
         status_.exited = WIFEXITED(st);
         status_.code = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
         status_.signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
@@ -197,6 +201,7 @@ ExitStatus Child::reap() {
     while (waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
     }
     reaped_ = true;
+    note_own_child(pid_, false);
     status_.exited = WIFEXITED(st);
     status_.code = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
     status_.signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;

@@ -52,6 +52,7 @@ class Child {
   size_t processes() const;
   ExitStatus reap();    // waits for the exit; drains what is left of the output
   bool running() const { return pid_ > 0 && !reaped_; }
+  int pid() const { return pid_; }
 
   const std::string& output() const { return output_; }
   size_t output_bytes() const { return output_total_; }  // all that was printed, kept or not

@@ -4,17 +4,29 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 
-#include "judge/measure/gpu.h"
 #include "harness/channel.h"
+#include "judge/measure/gpu.h"
 
 namespace hpcjudge {
+
+using protocol::Op;
+using protocol::Reply;
+using protocol::Request;
 
 namespace {
 // More processes than this in the runner's group or user at a timeout: a fork bomb (RE, not TLE).
 constexpr size_t kForkBomb = 16;
+// How long the family may take to stop after a reply; longer is RE (a process that will not stop).
+constexpr auto kStopLimit = std::chrono::seconds(2);
+// The round trip: warm-up exchanges, then the measured ones.
+constexpr int kRoundTripWarmup = 5, kRoundTripSamples = 41, kColdSamples = 21;
+// CPU the runner's processes may use between sending a reply and being stopped
+// (the runner going back to waiting) before the judge's clock runs on to the stop.
+constexpr uint64_t kLateWorkNs = 100'000;
 
 // The supplementary groups a user other than root needs to open every NVIDIA
 // device node (/dev/nvidia*) for reading and writing: none where the nodes are
@@ -48,23 +60,52 @@ bool runner_starts_as(const std::filesystem::path& runner, unsigned uid, const s
   }();
   return starts;
 }
+
+double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+// Every buffer argument of a call, and its scalars, as the protocol carries them.
+std::vector<protocol::CallArg> call_args(const Signature& sig, const ArenaLayout& layout) {
+  std::vector<protocol::CallArg> args;
+  for (const Arg& a : sig.args) {
+    protocol::CallArg c;
+    if (a.buffer >= 0) {
+      c.buffer = true;
+      c.offset = layout.offset[a.buffer];
+      c.bytes = layout.bytes[a.buffer];
+      c.workspace = sig.buffers[a.buffer].role == Role::Workspace;
+    } else {
+      c.value = a.scalar;
+    }
+    args.push_back(c);
+  }
+  return args;
+}
+
+// The workspaces' spans (never copied: garbage on the device), and where the
+// bytes to copy end: workspaces come last in the arena (harness/arena.h).
+JudgeDevice::Spans scratch_spans(const Signature& sig, const ArenaLayout& layout) {
+  JudgeDevice::Spans s;
+  for (size_t i = 0; i < sig.buffers.size(); ++i)
+    if (sig.buffers[i].role == Role::Workspace) s.push_back({layout.offset[i], layout.bytes[i]});
+  std::sort(s.begin(), s.end());
+  return s;
+}
+
 }  // namespace
 
-Session::Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads,
-                 int device, const std::vector<std::string>& wrapper, bool exact, size_t memory_limit) {
+Session::Session(const Paths& paths, const Problem& problem, const SessionOptions& opt) : problem_(problem), opt_(opt) {
   int fds[2];
   make_channel(fds);
   channel_ = fds[0];
-  SpawnOptions opt;
-  opt.argv = wrapper;
-  wrapped_ = !wrapper.empty();
-  for (std::string a : {paths.runner.string(), std::string("--problem"), problem.info().slug, std::string("--library"),
-                        library.string(), std::string("--channel"), std::string("3"), std::string("--arena"),
-                        std::string("4"), std::string("--device"), std::to_string(device)})
-    opt.argv.push_back(a);
-  if (exact) opt.argv.push_back("--exact-buffers");
-  if (memory_limit > 0) opt.argv.insert(opt.argv.end(), {"--memory-limit", std::to_string(memory_limit)});
-  opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
+  SpawnOptions sp;
+  sp.argv = opt.wrapper;
+  wrapped_ = !opt.wrapper.empty();
+  for (std::string a : {paths.runner.string(), std::string("--problem"), problem.info().slug, std::string("--channel"),
+                        std::string("3"), std::string("--arena"), std::string("4"), std::string("--device"),
+                        std::to_string(opt.device)})
+    sp.argv.push_back(a);
+  if (opt.memory_limit > 0) sp.argv.insert(sp.argv.end(), {"--memory-limit", std::to_string(opt.memory_limit)});
+  sp.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // Processes and threads: a fork bomb stops at a limit and is killed whole.
   // Run as root, the runner gets a user id of its own, so the limit binds (it
   // never binds root) and the kill reaches every process it started. A GPU
@@ -77,23 +118,24 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
     const auto groups = problem.info().kind == Kind::GPU ? gpu_node_groups() : std::vector<unsigned>{};
     const unsigned own_uid = fresh_runner_uid();
     if (groups && runner_starts_as(paths.runner, own_uid, *groups)) {
-      opt.uid = own_uid;
-      opt.groups = *groups;
-      opt.max_tasks = static_cast<unsigned long>(threads) + kRoom;
+      sp.uid = own_uid;
+      sp.groups = *groups;
+      sp.max_tasks = static_cast<unsigned long>(opt.threads) + kRoom;
     }
   } else {
-    opt.max_tasks = tasks_of_user(geteuid()) + static_cast<unsigned long>(threads) + kRoom;
+    sp.max_tasks = tasks_of_user(geteuid()) + static_cast<unsigned long>(opt.threads) + kRoom;
   }
   // The runner links the problem descriptions, and with them OpenBLAS: keep its
   // thread pool out of the submission's process.
   // OpenMP's (and OpenBLAS's) idle threads sleep rather than spin, so a thread
-  // still running after solve() returns is work deferred past the timer
+  // still running after solve() returns is work deferred past the call
   // (harness/deferred_work.h). OPENBLAS_THREAD_TIMEOUT=4: 2^4 cycles of spinning.
-  opt.env = {{"OMP_NUM_THREADS", std::to_string(threads)},
-             {"OPENBLAS_NUM_THREADS", "1"},
-             {"OMP_WAIT_POLICY", "passive"},
-             {"OPENBLAS_THREAD_TIMEOUT", "4"}};
-  child_ = std::make_unique<Child>(opt);
+  sp.env = {{"OMP_NUM_THREADS", std::to_string(opt.threads)},
+            {"OPENBLAS_NUM_THREADS", "1"},
+            {"OMP_WAIT_POLICY", "passive"},
+            {"OPENBLAS_THREAD_TIMEOUT", "4"}};
+  child_ = std::make_unique<Child>(sp);
+  family_ = std::make_unique<ProcessFamily>(child_->pid());
   close(fds[1]);
   alive_ = true;
 }
@@ -115,110 +157,332 @@ void Session::finish() {
   if (finished_) return;
   finished_ = true;
   if (alive_) {
-    request({{"op", "exit"}});
+    family_->resume();
+    Request q;
+    q.op = Op::Exit;
+    q.seq = ++seq_;
+    try {
+      send_message(channel_, q);
+    } catch (const std::exception&) {
+    }
     child_->wait(-1, Clock::now() + std::chrono::seconds(2));
-    child_->kill();
     alive_ = false;
   }
+  // Whatever it left behind (a setsid grandchild, a stopped helper) goes with it.
+  family_->kill();
+  child_->kill();
   exit_ = reap();
 }
 
-CallOutcome Session::wait_reply(double timeout_s, const char* during) {
-  CallOutcome o;
+void Session::ended(CallOutcome& o, const std::string& why, CallOutcome::Status status) {
+  family_->kill();
+  child_->kill();
+  exit_ = reap();
+  alive_ = false;
+  o.status = status;
+  o.message = why;
+}
+
+Session::Exchange Session::exchange(Request q, double timeout_s, const char* during, CallOutcome& o, int pass_fd) {
+  Exchange x;
+  if (!alive_) {
+    o.status = CallOutcome::Crashed;
+    o.message = std::string("the process had ended before ") + during;
+    return x;
+  }
+  q.seq = ++seq_;
   const auto deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
-  const Child::Wake w = child_->wait(channel_, deadline);
-  if (w == Child::Wake::Timeout) {
-    const size_t processes = child_->processes();
-    child_->kill();
-    child_->reap();
-    alive_ = false;
-    o.status = CallOutcome::TimedOut;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%s did not return within %.3g s", during, timeout_s);
-    o.message = buf;
-    if (processes > kForkBomb) {
-      o.status = CallOutcome::Crashed;
-      std::snprintf(buf, sizeof buf, "%s started %zu processes (a fork bomb) and did not return within %.3g s", during,
-                    processes, timeout_s);
-      o.message = buf;
+  x.sent = Clock::now();
+  family_->resume();
+  bool sent = true;
+  try {
+    send_message(channel_, q, pass_fd);
+  } catch (const std::exception&) {
+    sent = false;  // the runner is gone: its exit says how
+  }
+  for (;;) {
+    const Child::Wake w = sent ? child_->wait(channel_, deadline) : child_->wait(-1, deadline);
+    if (w == Child::Wake::Timeout) {
+      const size_t processes = std::max(child_->processes(), family_->members().size());
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "%s did not return within %.3g s", during, timeout_s);
+      CallOutcome::Status status = CallOutcome::TimedOut;
+      if (processes > kForkBomb) {
+        status = CallOutcome::Crashed;
+        std::snprintf(buf, sizeof buf, "%s started %zu processes (a fork bomb) and did not return within %.3g s",
+                      during, processes, timeout_s);
+      }
+      ended(o, buf, status);
+      return x;
     }
-    return o;
+    std::optional<Message> m;
+    if (w == Child::Wake::Readable) m = receive(channel_);
+    if (!m) {
+      family_->kill();
+      const ExitStatus st = exit_ = reap();
+      alive_ = false;
+      o.status = CallOutcome::Crashed;
+      o.message = std::string("the process ended with ") + st.describe() + " during " + during;
+      return x;
+    }
+    if (m->fd >= 0) close(m->fd);
+    if (m->json.is_discarded()) continue;
+    std::optional<Reply> r = protocol::parse_reply(m->json);
+    if (!r || r->seq != q.seq) continue;  // not the reply to this request: a stale or a forged message
+    x.reply = std::move(r);
+    break;
   }
-  std::optional<nlohmann::json> reply;
-  if (w == Child::Wake::Readable) reply = receive_message(channel_);
-  if (!reply) {
-    const ExitStatus st = exit_ = reap();
-    alive_ = false;
-    o.status = CallOutcome::Crashed;
-    o.message = std::string("the process ended with ") + st.describe() + " during " + during;
-    return o;
+  // The call ends with its reply, unless the submission's processes went on
+  // working after it (more CPU than the runner needs to go back to waiting):
+  // then it ends only when they were all stopped.
+  // A GPU call ends on the device too: work of the judge's own, enqueued after
+  // the reply, runs only once the call's kernels are over (or they are
+  // preempted, and then not in the outputs the judge reads).
+  auto got = Clock::now();
+  const uint64_t cpu_got = family_->cpu_ns();
+  const std::vector<pid_t> before = family_->known();
+  if (device_) {
+    device_->fence();
+    got = Clock::now();
   }
-  if (reply->contains("device_peak_bytes")) o.device_peak_bytes = (*reply)["device_peak_bytes"].get<size_t>();
-  if (reply->contains("error")) {
-    o.status = reply->value("memory_limit", false) ? CallOutcome::OutOfMemory : CallOutcome::Error;
-    o.message = (*reply)["error"].get<std::string>();
-    if (reply->value("fatal", false)) {  // the child ends itself: wait for it
+  std::string why;
+  if (!family_->stop(kStopLimit, &why)) {
+    ended(o, std::string("after ") + during + ", the submission's processes could not be stopped: " + why,
+          CallOutcome::Crashed);
+    x.reply.reset();
+    return x;
+  }
+  const uint64_t cpu_stopped = family_->known() == before ? family_->cpu_ns() : UINT64_MAX;
+  x.stopped = Clock::now();
+  x.late_work = cpu_stopped - cpu_got > kLateWorkNs;
+  if (x.late_work && device_) {
+    device_->fence();
+    x.stopped = Clock::now();
+  }
+  x.end = x.late_work ? x.stopped : got;
+  const Reply& r = *x.reply;
+  if (!r.ok) {
+    o.status = r.memory_limit ? CallOutcome::OutOfMemory : CallOutcome::Error;
+    o.message = r.error.empty() ? std::string(during) + " failed" : r.error;
+    if (r.fatal) {  // the runner ends itself: let it
+      family_->resume();
       child_->wait(-1, Clock::now() + std::chrono::seconds(10));
+      family_->kill();
       child_->kill();
       exit_ = reap();
       alive_ = false;
     }
-    return o;
   }
-  o.seconds = reply->value("seconds", 0.0);
-  o.ret = reply->value("ret", int64_t{0});
+  return x;
+}
+
+bool Session::simple(Request q, double timeout_s, const char* during, CallOutcome& o) {
+  const Exchange x = exchange(std::move(q), timeout_s, during, o);
+  return x.reply && x.reply->ok;
+}
+
+// Where solve()'s buffers will be. A GPU problem's belong to the judge's own
+// context where this machine can share device memory, else to the runner.
+void Session::setup_buffers(double timeout_s, CallOutcome& o) {
+  Request q;
+  q.op = Op::Setup;
+  if (problem_.info().kind == Kind::CPU) {
+    mode_ = "host";
+    buffers_note_ = "host arena shared with the runner";
+  } else if (opt_.exact_buffers) {
+    mode_ = "exact";
+    buffers_note_ = "the runner's own device memory, one allocation per buffer (compute-sanitizer)";
+  } else {
+    std::string why;
+    try {
+      device_ = make_judge_device(opt_.device);
+      mode_ = "judge";
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    if (device_) {
+      q.mode = mode_;
+      if (!simple(q, timeout_s, "setting up the device buffers", o)) return;
+      Request map;
+      map.op = Op::MapDevice;
+      const int fd = device_->reserve(1);
+      map.bytes = device_->size();
+      CallOutcome probe;
+      const Exchange x = exchange(map, timeout_s, "mapping the judge's device buffers", probe, fd);
+      if (fd >= 0) close(fd);
+      if (!alive_) {
+        o = probe;
+        return;
+      }
+      if (x.reply && x.reply->ok) {
+        buffers_note_ = "the judge's device buffers, shared with the runner";
+        mapped_ = device_->size();
+        return;
+      }
+      why = probe.message;
+      device_.reset();
+    }
+    mode_ = "runner";
+    buffers_note_ = "the runner's own device memory: this machine could not share the judge's (" + why +
+                    "); inputs and outputs pass through the submission's process";
+  }
+  q.mode = mode_;
+  simple(q, timeout_s, "setting up the buffers", o);
+}
+
+// The same exchange as a call's, before any submission code has run: what the
+// judge's clock takes beyond the call itself. After a cache flush the runner
+// wakes up colder (its CPU idle, its kernel paths evicted), so a timed call is
+// corrected by pings that follow a flush too.
+RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome& o) {
+  std::vector<double> samples;
+  const int count = flush ? kColdSamples : kRoundTripSamples;
+  for (int i = 0; i < kRoundTripWarmup + count; ++i) {
+    if (flush) flush_caches();
+    Request q;
+    q.op = Op::Ping;
+    const Exchange x = exchange(q, timeout_s, "measuring the channel", o);
+    if (!x.reply || !x.reply->ok) return {};
+    if (i >= kRoundTripWarmup) samples.push_back(seconds_between(x.sent, x.end));
+  }
+  std::sort(samples.begin(), samples.end());
+  const auto at = [&](double q) { return samples[static_cast<size_t>(q * static_cast<double>(samples.size() - 1))]; };
+  return {at(0.5), at(0.75) - at(0.25), samples.size()};
+}
+
+void Session::flush_caches() {
+  if (device_) device_->flush_caches();
+  else if (mode_ == "host") flusher_.flush();
+}
+
+CallOutcome Session::start(double timeout_s) {
+  CallOutcome o;
+  Request ping;
+  ping.op = Op::Ping;
+  if (!simple(ping, timeout_s, "starting", o)) return o;
+  setup_buffers(timeout_s, o);
+  if (o.status != CallOutcome::Ok) return o;
+  warm_trip_ = measure_round_trip(false, timeout_s, o);
+  if (o.status != CallOutcome::Ok) return o;
+  cold_trip_ = measure_round_trip(true, timeout_s, o);
+  if (o.status != CallOutcome::Ok) return o;
+  Request load;
+  load.op = Op::Load;
+  load.library = opt_.library.string();
+  simple(load, timeout_s, "loading", o);
   return o;
 }
 
-// A request to the runner. False when it is gone (the channel is closed): the
-// reply that never comes then says how it ended (wait_reply).
-bool Session::request(const nlohmann::json& message) {
-  try {
-    send_message(channel_, message);
-    return true;
-  } catch (const std::exception&) {
-    return false;
+void Session::reserve(size_t bytes) {
+  image_.reserve(bytes);
+  if (device_) {
+    readback_.reserve(bytes);
+  } else {
+    arena_.reserve(bytes);
   }
 }
 
-CallOutcome Session::start(double timeout_s) { return wait_reply(timeout_s, "loading"); }
+const std::byte* Session::result() const { return device_ ? readback_.base() : arena_.base(); }
 
-CallOutcome Session::workspace_size(const std::vector<int64_t>& args, double timeout_s) {
-  request({{"op", "workspace_size"}, {"args", args}});
-  return wait_reply(timeout_s, "workspace_size()");
-}
-
-CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s,
-                          size_t device_memory_limit) {
-  nlohmann::json args = nlohmann::json::array();
-  for (const Arg& a : sig.args) {
-    if (a.buffer >= 0) {
-      nlohmann::json b = {{"offset", layout.offset[a.buffer]}, {"bytes", layout.bytes[a.buffer]}};
-      if (sig.buffers[a.buffer].role == Role::Workspace) b["workspace"] = true;
-      args.push_back(b);
+CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt) {
+  CallOutcome o;
+  const std::vector<protocol::CallArg> args = call_args(sig, layout);
+  const JudgeDevice::Spans scratch = scratch_spans(sig, layout);
+  // The runner's memory for this layout, mapped while it is stopped.
+  if (layout.total > mapped_) {
+    Request map;
+    map.bytes = layout.total;
+    int fd = -1;
+    if (device_) {
+      map.op = Op::MapDevice;
+      fd = device_->reserve(layout.total);
+      map.bytes = device_->size();
     } else {
-      args.push_back({{"value", a.scalar}});
+      map.op = Op::MapArena;
+    }
+    const Exchange x = exchange(map, opt.timeout_s, "mapping the buffers", o, fd);
+    if (fd >= 0) close(fd);
+    if (!x.reply || !x.reply->ok) return o;
+    mapped_ = map.bytes;
+  }
+  // The inputs, the sentinels and the guards: into the runner's memory now, never earlier.
+  const size_t copied = scratch.empty() ? layout.total : scratch.front().first;
+  if (device_) {
+    device_->pin(image_.base(), copied);
+    device_->pin(readback_.base(), copied);
+    device_->upload(image_.base(), layout.total, scratch);
+    if (opt.flush) flush_caches();
+  } else {
+    std::memcpy(arena_.base(), image_.base(), copied);
+    if (mode_ != "host") {
+      Request up;
+      up.op = Op::Upload;
+      up.args = args;
+      up.bytes = layout.total;
+      if (!simple(up, opt.timeout_s, "copying the inputs to the device", o)) return o;
+    } else if (opt.flush) {
+      flush_caches();
     }
   }
-  request({{"op", "call"},
-           {"arena_bytes", layout.total},
-           {"args", args},
-           {"flush", flush},
-           {"device_memory_limit", device_memory_limit}});
-  return wait_reply(timeout_s, "solve()");
+  Request q;
+  q.op = Op::Call;
+  q.args = args;
+  q.device_memory_limit = opt.device_memory_limit;
+  const Exchange x = exchange(q, opt.timeout_s, "solve()", o);
+  if (!x.reply) return o;
+  o.seconds = std::max(0.0, seconds_between(x.sent, x.end) - round_trip(opt.flush).median_s);
+  o.reported_seconds = x.reply->seconds;
+  o.ret = x.reply->ret;
+  o.device_peak_bytes = x.reply->device_peak_bytes;
+  if (o.status != CallOutcome::Ok) return o;
+  // The buffers as they are now, read by the judge.
+  if (device_) {
+    device_->download(readback_.base(), layout.total, scratch);
+  } else if (mode_ != "host") {
+    Request down;
+    down.op = Op::Download;
+    down.args = args;
+    down.bytes = layout.total;
+    if (!simple(down, opt.timeout_s, "copying the outputs from the device", o)) return o;
+  }
+  if (!device_ && arena_.file_size() != arena_.size()) {
+    o.status = CallOutcome::Error;
+    o.message = "the submission resized the shared memory file that holds its buffers (" +
+                std::to_string(arena_.size()) + " bytes, now " + std::to_string(arena_.file_size()) + ")";
+  }
+  return o;
 }
 
-}  // namespace hpcjudge
+CallOutcome Session::after_call(double timeout_s) {
+  CallOutcome o;
+  Request q;
+  q.op = Op::AfterCall;
+  simple(q, timeout_s, "after solve() returned", o);
+  return o;
+}
 
-namespace hpcjudge {
+CallOutcome Session::workspace_size(const std::vector<int64_t>& args, double timeout_s) {
+  CallOutcome o;
+  Request q;
+  q.op = Op::WorkspaceSize;
+  for (int64_t a : args) {
+    protocol::CallArg c;
+    c.value = a;
+    q.args.push_back(c);
+  }
+  const Exchange x = exchange(q, timeout_s, "workspace_size()", o);
+  if (x.reply && x.reply->ok) o.ret = x.reply->ret;
+  return o;
+}
 
 nlohmann::json Session::sensors() {
-  if (!alive_) return nlohmann::json::object();
-  if (!request({{"op", "sensors"}})) return nlohmann::json::object();
-  if (child_->wait(channel_, Clock::now() + std::chrono::seconds(10)) != Child::Wake::Readable) return {};
-  auto reply = receive_message(channel_);
-  return reply ? reply->value("sensors", nlohmann::json::object()) : nlohmann::json::object();
+  CallOutcome o;
+  Request q;
+  q.op = Op::Sensors;
+  const Exchange x = exchange(q, 10, "reading the GPU's sensors", o);
+  if (!x.reply || !x.reply->ok || !x.reply->sensors.is_object()) return nlohmann::json::object();
+  return x.reply->sensors;
 }
 
 }  // namespace hpcjudge

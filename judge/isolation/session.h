@@ -1,62 +1,136 @@
-// One runner child for one submission: started once, then asked to call
-// solve() on buffers the judge has laid out in the shared arena. A call ends
-// in a reply, a crash (RE naming the signal), or the wall-clock limit (the
-// child's process group is killed: TLE).
+// One runner child for one submission, and the judge's side of every call.
+//
+// The runner's processes run only while a request is in flight: the judge
+// resumes the whole family (judge/isolation/family.h), sends the request,
+// waits for its reply and stops the family again. A call is timed on the
+// judge's clock around exactly that, less the round trip of the same exchange
+// measured on this runner before the submission was loaded. Inputs reach the
+// runner's memory only while it is stopped, just before the call, from an image
+// the judge built in memory of its own; after the call the judge reads the
+// buffers back itself (a GPU problem's through its own CUDA context).
+//
+// A call ends in a reply, a crash (RE naming the signal), or the wall-clock
+// limit (the family is killed: TLE).
 #pragma once
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "harness/arena.h"
+#include "harness/cpu_cache.h"
 #include "harness/problem.h"
-#include "judge/paths.h"
+#include "harness/protocol.h"
+#include "judge/isolation/device_buffers.h"
+#include "judge/isolation/family.h"
 #include "judge/isolation/process.h"
+#include "judge/paths.h"
 
 namespace hpcjudge {
 
 struct CallOutcome {
   enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory } status = Ok;
-  double seconds = 0;  // the call, as the runner timed it
-  int64_t ret = 0;     // solve()'s return value, for problems whose solve returns one
+  double seconds = 0;           // the call on the judge's clock, the round trip subtracted
+  double reported_seconds = 0;  // what the runner said it took: only cross-checked
+  int64_t ret = 0;              // solve()'s return value, for problems whose solve returns one
   std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
   std::string message;
 };
 
+struct SessionOptions {
+  std::filesystem::path library;   // the compiled submission
+  int threads = 1;                 // OpenMP threads
+  int device = 0;                  // the CUDA device
+  std::vector<std::string> wrapper;  // commands the runner runs under (bubblewrap, compute-sanitizer), or none
+  bool exact_buffers = false;      // GPU: a device allocation of the runner's per buffer (for the sanitizers)
+  size_t memory_limit = 0;         // bytes of host memory the runner may take (0: none)
+};
+
+struct CallOptions {
+  bool flush = false;              // flush the caches first (a timed call)
+  double timeout_s = 5;            // the call's wall-clock limit
+  size_t device_memory_limit = 0;  // GPU: what solve() may hold allocated itself (0: none)
+};
+
+// The channel's round trip on one runner, measured before its submission was loaded.
+struct RoundTrip {
+  double median_s = 0;
+  double noise_s = 0;  // the spread of the samples: the interquartile range
+  size_t samples = 0;
+};
+
 class Session {
  public:
-  // wrapper: the commands the runner runs under (bubblewrap, compute-sanitizer, with
-  // their options), or empty. exact_buffers: a device allocation per buffer (for the sanitizers).
-  Session(const Paths& paths, const Problem& problem, const std::filesystem::path& library, int threads, int device,
-          const std::vector<std::string>& wrapper = {}, bool exact_buffers = false, size_t memory_limit = 0);
+  Session(const Paths& paths, const Problem& problem, const SessionOptions& opt);
   ~Session();
-  // Waits for the child to load the submission.
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Starts the runner: the round trip measured, the buffers set up, the submission loaded.
   CallOutcome start(double timeout_s);
-  // device_memory_limit: bytes the submission may hold allocated on the device during the call (0: none).
-  CallOutcome call(const Signature& sig, const ArenaLayout& layout, bool flush, double timeout_s,
-                   size_t device_memory_limit = 0);
+  // Makes room for a call's buffers of `bytes` (the image, and the memory the runner calls on).
+  void reserve(size_t bytes);
+  // The judge's own image of the next call's buffers (inputs, sentinels, guards).
+  std::byte* image() const { return image_.base(); }
+  // Calls solve(): the image goes into the runner's memory, the call is timed, the buffers read back.
+  CallOutcome call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
+  // The last call's buffers as the judge read them back: what to check.
+  const std::byte* result() const;
+  // After the judge has checked a call: the submission's output flushed, a thread still working reported.
+  CallOutcome after_call(double timeout_s);
   // Calls the submission's workspace_size(args...); its answer is the outcome's ret.
   CallOutcome workspace_size(const std::vector<int64_t>& args, double timeout_s);
   // SM clock and temperature of the GPU (NVML), or an empty object.
   nlohmann::json sensors();
-  // Asks the child to exit (kills it after 2 s) and collects the rest of its output.
+  // Asks the child to exit (kills it after 2 s, and every process it left) and collects the rest of its output.
   void finish();
-  SharedArena& arena() { return arena_; }
-  // The submission's output so far, and how much it printed in all.
+
   const std::string& output() const { return child_->output(); }
   size_t output_bytes() const { return child_->output_bytes(); }
   bool alive() const { return alive_; }
-  // How the child ended (after finish()).
   const ExitStatus& exit_status() const { return exit_; }
+  // The round trip of an untimed call (a functional test), and of a timed one,
+  // measured as a timed call runs: right after the caches were flushed.
+  const RoundTrip& round_trip(bool flushed = true) const { return flushed ? cold_trip_ : warm_trip_; }
+  // Where solve()'s buffers are: "host arena", "judge's device buffers", or the
+  // runner's own device memory with the reason the judge's could not be shared.
+  const std::string& buffers() const { return buffers_note_; }
+  bool judge_held() const { return device_ != nullptr; }
 
  private:
-  bool request(const nlohmann::json& message);  // false: the runner is gone
-  CallOutcome wait_reply(double timeout_s, const char* during);
+  struct Exchange {
+    std::optional<protocol::Reply> reply;
+    Clock::time_point sent;     // the judge's clock: just before the family was resumed
+    Clock::time_point stopped;  // when it was stopped again
+    Clock::time_point end;      // the reply, or the stop where the processes worked on after the reply
+    bool late_work = false;
+  };
+  // One request and its reply, the family resumed only in between. A failure
+  // (crash, timeout, a family that would not stop) is written into `o`.
+  Exchange exchange(protocol::Request q, double timeout_s, const char* during, CallOutcome& o, int pass_fd = -1);
+  bool simple(protocol::Request q, double timeout_s, const char* during, CallOutcome& o);
+  void setup_buffers(double timeout_s, CallOutcome& o);
+  RoundTrip measure_round_trip(bool flush, double timeout_s, CallOutcome& o);
+  void flush_caches();
+  void ended(CallOutcome& o, const std::string& why, CallOutcome::Status status);
   ExitStatus reap();
+
+  const Problem& problem_;
+  SessionOptions opt_;
   SharedArena arena_;
+  PrivateArena image_, readback_;
+  std::unique_ptr<JudgeDevice> device_;
+  CacheFlusher flusher_;
+  std::string mode_;  // host, judge, runner, exact (protocol Setup)
+  std::string buffers_note_;
   int channel_ = -1;
   std::unique_ptr<Child> child_;
+  std::unique_ptr<ProcessFamily> family_;
+  uint64_t seq_ = 0;
+  RoundTrip warm_trip_, cold_trip_;
+  size_t mapped_ = 0;  // bytes of the runner's buffers mapped so far
   bool alive_ = false;
   bool finished_ = false;
   bool wrapped_ = false;

@@ -61,6 +61,7 @@ nlohmann::json Report::to_json() const {
                 {"note", score.note}};
   j["device_peak_bytes"] = opt(device_peak_bytes);
   j["machine"] = machine.to_json();
+  j["timing"] = timing;
   j["output"] = {{"text", output}, {"bytes", output_bytes}, {"truncated", output_bytes > output.size()}};
   return j;
 }

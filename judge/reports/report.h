@@ -17,7 +17,7 @@ struct TestResult {
   std::string name;
   std::string sizes;  // "M=7 N=13 K=11"
   Verdict verdict = Verdict::AC;
-  double seconds = 0;  // the solve() call, as the runner measured it
+  double seconds = 0;  // the solve() call on the judge's clock (judge/isolation/session.h)
   std::string message;
   double max_abs_err = 0, max_rel_err = 0;
   std::optional<size_t> device_peak_bytes;  // GPU: device memory solve() held allocated at most
@@ -63,6 +63,8 @@ struct Report {
   MachineInfo machine;
   // GPU: the most device memory solve() held allocated in any call, and the largest limit.
   std::optional<size_t> device_peak_bytes;
+  // How the calls were timed: the judge's clock, the round trip subtracted, where the buffers were.
+  nlohmann::json timing = nlohmann::json::object();
   std::string output;  // what the submission printed (first 64 KiB)
   size_t output_bytes = 0;
   nlohmann::json to_json() const;

@@ -1,11 +1,9 @@
-// expect: FAIL
+// expect: NO-GAIN over honest-twin.cpp
 // Cheat on the channel: the runner that calls solve() talks to the judge over a socket (fd 3) in the same process.
 // On the 16M performance case this solution computes the right answer and then writes its own reply on that socket
-// first, {"ok": true, "seconds": 1e-9}, claiming a billionth of a second. Must get FAIL: the judge checks every timed
-// run against the case's physical floor (its traffic at 3x this machine's measured copy bandwidth), and 1 ns for
-// 128 MB is faster than the hardware allows: never a score.
-// hpcjudge-test: bench
-// hpcjudge-test: message=faster than the hardware allows
+// first, {"ok": true, "seconds": 1e-9}, claiming a billionth of a second. The judge reads no time from the channel:
+// it times the call on its own clock, and it takes only the reply that carries the number of its request, so the
+// forged message ends nothing and the call is timed as it ran.
 #include <sys/socket.h>
 
 #include <cmath>

@@ -1,0 +1,86 @@
+#include "protocol.h"
+
+namespace hpcjudge::protocol {
+
+using nlohmann::json;
+
+void to_json(json& j, const CallArg& a) {
+  if (a.buffer) {
+    j = {{"offset", a.offset}, {"bytes", a.bytes}};
+    if (a.workspace) j["workspace"] = true;
+  } else {
+    j = {{"value", a.value}};
+  }
+}
+
+void from_json(const json& j, CallArg& a) {
+  a = {};
+  if (j.contains("offset")) {
+    a.buffer = true;
+    a.offset = j.at("offset").get<size_t>();
+    a.bytes = j.at("bytes").get<size_t>();
+    a.workspace = j.value("workspace", false);
+  } else {
+    a.value = j.at("value").get<int64_t>();
+  }
+}
+
+void to_json(json& j, const Request& r) {
+  j = {{"op", r.op}, {"seq", r.seq}};
+  if (!r.args.empty()) j["args"] = r.args;
+  if (r.bytes) j["bytes"] = r.bytes;
+  if (r.device_memory_limit) j["device_memory_limit"] = r.device_memory_limit;
+  if (!r.library.empty()) j["library"] = r.library;
+  if (!r.mode.empty()) j["mode"] = r.mode;
+}
+
+void from_json(const json& j, Request& r) {
+  r = {};
+  r.op = j.at("op").get<Op>();
+  r.seq = j.at("seq").get<uint64_t>();
+  if (j.contains("args")) r.args = j.at("args").get<std::vector<CallArg>>();
+  r.bytes = j.value("bytes", size_t{0});
+  r.device_memory_limit = j.value("device_memory_limit", size_t{0});
+  r.library = j.value("library", std::string());
+  r.mode = j.value("mode", std::string());
+}
+
+void to_json(json& j, const Reply& r) {
+  j = {{"seq", r.seq}, {"ok", r.ok}};
+  if (!r.error.empty()) j["error"] = r.error;
+  if (r.memory_limit) j["memory_limit"] = true;
+  if (r.fatal) j["fatal"] = true;
+  if (r.ret) j["ret"] = r.ret;
+  if (r.seconds) j["seconds"] = r.seconds;
+  if (r.device_peak_bytes) j["device_peak_bytes"] = *r.device_peak_bytes;
+  if (!r.sensors.is_null()) j["sensors"] = r.sensors;
+}
+
+void from_json(const json& j, Reply& r) {
+  r = {};
+  r.seq = j.at("seq").get<uint64_t>();
+  r.ok = j.at("ok").get<bool>();
+  r.error = j.value("error", std::string());
+  r.memory_limit = j.value("memory_limit", false);
+  r.fatal = j.value("fatal", false);
+  r.ret = j.value("ret", int64_t{0});
+  r.seconds = j.value("seconds", 0.0);
+  if (j.contains("device_peak_bytes")) r.device_peak_bytes = j.at("device_peak_bytes").get<size_t>();
+  if (j.contains("sensors")) r.sensors = j.at("sensors");
+}
+
+namespace {
+template <class T>
+std::optional<T> parse(const json& j) {
+  try {
+    return j.get<T>();
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+}  // namespace
+
+std::optional<Request> parse_request(const json& j) { return parse<Request>(j); }
+std::optional<Reply> parse_reply(const json& j) { return parse<Reply>(j); }
+
+}  // namespace hpcjudge::protocol

@@ -1,0 +1,95 @@
+// The runner protocol: every request the judge sends to its runner child and
+// every reply, as typed structs with their JSON in one place, used by both
+// sides (judge/isolation/session.cpp, harness/runner_main.cpp).
+//
+// A request carries a sequence number, and so does its reply; the judge takes
+// only the reply with the number it is waiting for, so a message the
+// submission writes on the channel itself can at most end the judge's timed
+// interval early (its outputs are then not there yet: WA), never answer a
+// later request.
+//
+// What the runner reports is never the evidence: the judge times a call on its
+// own clock (the runner's `seconds` is only cross-checked), reads the outputs
+// itself and checks them in its own process.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hpcjudge::protocol {
+
+enum class Op {
+  Ping,           // answered at once: the channel's round trip, measured before the submission is loaded
+  Setup,          // where solve()'s buffers will be (`mode`: host, judge, runner, exact; harness/runner_memory.h)
+  Load,           // set the memory limit, dlopen the submission and find its symbols
+  MapArena,       // map `bytes` of the shared host arena (the memfd passed at start)
+  MapDevice,      // import the judge's device buffers (a shareable handle passed with the request)
+  Upload,         // runner-held device buffers: copy the host arena to the device (untimed)
+  Download,       // runner-held device buffers: copy the device buffers back (untimed)
+  WorkspaceSize,  // call the submission's workspace_size(args)
+  Call,           // call solve(args): the one request the judge times
+  AfterCall,      // untimed housekeeping: flush the submission's stdout, look for threads still working
+  Sensors,        // the GPU's clock and temperature (NVML)
+  Exit,
+};
+
+NLOHMANN_JSON_SERIALIZE_ENUM(Op, {{Op::Ping, "ping"},
+                                  {Op::Setup, "setup"},
+                                  {Op::Load, "load"},
+                                  {Op::MapArena, "map_arena"},
+                                  {Op::MapDevice, "map_device"},
+                                  {Op::Upload, "upload"},
+                                  {Op::Download, "download"},
+                                  {Op::WorkspaceSize, "workspace_size"},
+                                  {Op::Call, "call"},
+                                  {Op::AfterCall, "after_call"},
+                                  {Op::Sensors, "sensors"},
+                                  {Op::Exit, "exit"}})
+
+// One argument of solve() or workspace_size(): a buffer (its offset and bytes in
+// the arena, the same on the host and on the device) or a scalar.
+struct CallArg {
+  bool buffer = false;
+  size_t offset = 0;
+  size_t bytes = 0;
+  bool workspace = false;  // scratch: filled with garbage, never copied
+  int64_t value = 0;
+};
+
+struct Request {
+  Op op = Op::Ping;
+  uint64_t seq = 0;
+  std::vector<CallArg> args;       // Call, WorkspaceSize, Upload, Download
+  size_t bytes = 0;                // MapArena, MapDevice, Upload, Download: the arena's size
+  size_t device_memory_limit = 0;  // Call (GPU): what solve() may hold allocated (0: none)
+  std::string library;             // Load
+  std::string mode;                // Setup
+};
+
+struct Reply {
+  uint64_t seq = 0;
+  bool ok = false;
+  std::string error;          // why not ok
+  bool memory_limit = false;  // the error is a memory limit (MLE)
+  bool fatal = false;         // the runner ends itself after this reply (a lost CUDA context)
+  int64_t ret = 0;            // solve()'s or workspace_size()'s return value
+  double seconds = 0;         // Call: the runner's own measure, only cross-checked against the judge's clock
+  std::optional<size_t> device_peak_bytes;  // Call (GPU): the most device memory solve() held
+  nlohmann::json sensors;     // Sensors
+};
+
+void to_json(nlohmann::json& j, const CallArg& a);
+void from_json(const nlohmann::json& j, CallArg& a);
+void to_json(nlohmann::json& j, const Request& r);
+void from_json(const nlohmann::json& j, Request& r);
+void to_json(nlohmann::json& j, const Reply& r);
+void from_json(const nlohmann::json& j, Reply& r);
+
+// A message that does not parse as a request or reply: nullopt (never an exception from hostile bytes).
+std::optional<Request> parse_request(const nlohmann::json& j);
+std::optional<Reply> parse_reply(const nlohmann::json& j);
+
+}  // namespace hpcjudge::protocol

@@ -1,0 +1,74 @@
+// Where solve()'s buffers are in the runner, one implementation per kind of
+// memory, so the runner's request loop has no device code of its own:
+//   host_memory     CPU problems: the judge's shared host arena (a sealed memfd).
+//   judge_device    GPU problems: the judge's own device buffers, imported from
+//                   the descriptor it sends (harness/device_share.h). The judge
+//                   uploads, flushes and downloads; the runner only calls.
+//   runner_device   GPU problems where device memory cannot be shared, and under
+//                   compute-sanitizer (one allocation per buffer, so the tool sees
+//                   every access outside one): the runner's own device memory,
+//                   filled from and copied back to the host arena by the untimed
+//                   Upload and Download requests.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol.h"
+
+namespace hpcjudge {
+
+// How a call ended on the device: "" or the CUDA error, whether the context is
+// lost, and the device memory the submission held.
+struct CallEnd {
+  std::string error;
+  bool fatal = false;
+  bool memory_refused = false;
+  std::string memory_message;
+  std::optional<size_t> device_peak_bytes;
+};
+
+// The shared host arena (the judge's sealed memfd), mapped in the runner.
+class ArenaMapping {
+ public:
+  explicit ArenaMapping(int fd) : fd_(fd) {}
+  ~ArenaMapping();
+  ArenaMapping(const ArenaMapping&) = delete;
+  ArenaMapping& operator=(const ArenaMapping&) = delete;
+  void map(size_t bytes);  // at least its first `bytes`
+  std::byte* base() const { return base_; }
+  size_t size() const { return size_; }
+
+ private:
+  int fd_;
+  std::byte* base_ = nullptr;
+  size_t size_ = 0;
+};
+
+class RunnerMemory {
+ public:
+  virtual ~RunnerMemory() = default;
+  // The host arena's first `bytes` (the memfd passed at start), mapped here.
+  virtual void map_arena(size_t bytes) = 0;
+  // The judge's device buffers, from the descriptor sent with the request.
+  virtual void map_device(int fd, size_t bytes);
+  virtual void upload(const std::vector<protocol::CallArg>& args, size_t bytes);
+  virtual void download(const std::vector<protocol::CallArg>& args, size_t bytes);
+  // Where buffer argument `a` (the `index`-th buffer of the call) is, for solve().
+  virtual void* pointer(const protocol::CallArg& a, size_t index) = 0;
+  // Around the call: counting the submission's device memory, then
+  // synchronising and collecting errors (GPU).
+  virtual void begin_call(size_t device_memory_limit) { (void)device_memory_limit; }
+  virtual CallEnd end_call() { return {}; }
+  virtual nlohmann::json sensors() { return nlohmann::json::object(); }
+};
+
+std::unique_ptr<RunnerMemory> host_memory(int arena_fd);
+
+// Built with the CUDA toolkit only (harness/device.cpp).
+std::unique_ptr<RunnerMemory> judge_device(int device, int arena_fd);
+std::unique_ptr<RunnerMemory> runner_device(int device, int arena_fd, bool exact_buffers);
+
+}  // namespace hpcjudge

@@ -1,0 +1,94 @@
+#include "judge/grading/laid_case.h"
+
+#include <cstring>
+
+#include "harness/verify.h"
+
+namespace hpcjudge {
+
+std::optional<Checked> failed_call(const CallOutcome& o) {
+  switch (o.status) {
+    case CallOutcome::Ok: return std::nullopt;
+    case CallOutcome::TimedOut: return Checked{Verdict::TLE, o.message};
+    case CallOutcome::OutOfMemory: return Checked{Verdict::MLE, o.message};
+    case CallOutcome::Crashed:
+    case CallOutcome::Error: return Checked{Verdict::RE, o.message};
+  }
+  return std::nullopt;
+}
+
+Buffers LaidCase::buffers_at(const std::byte* base) const {
+  std::vector<BufferView> v;
+  for (size_t i = 0; i < sig.buffers.size(); ++i)
+    v.push_back({&sig.buffers[i], const_cast<std::byte*>(base) + layout.offset[i]});
+  return Buffers(v);
+}
+
+namespace {
+
+// Asks the submission's workspace_size() where the signature has a workspace; over the problem's limit is MLE.
+std::optional<Checked> size_workspace(const Problem& p, Signature& sig, Session& s) {
+  const int w = sig.workspace_index();
+  if (w < 0) return std::nullopt;
+  std::string call = "workspace_size(";
+  for (size_t i = 0; i < sig.workspace_args.size(); ++i) {
+    if (i) call += ", ";
+    call += std::to_string(sig.workspace_args[i]);
+  }
+  call += ")";
+  const CallOutcome o = s.workspace_size(sig.workspace_args, p.info().test_time_limit_s);
+  if (auto bad = failed_call(o)) return Checked{bad->verdict, call + ": " + bad->message};
+  const auto limit = static_cast<size_t>(p.info().workspace_per_input_byte * static_cast<double>(sig.input_bytes()));
+  const auto asked = static_cast<uint64_t>(o.ret);
+  if (asked > limit)
+    return Checked{Verdict::MLE, call + " asked for " + std::to_string(asked) + " bytes; the limit is " +
+                                     std::to_string(limit) + " (" + format_value(p.info().workspace_per_input_byte) +
+                                     " bytes per input byte)"};
+  sig.buffers[w].count = asked;
+  return std::nullopt;
+}
+
+}  // namespace
+
+LaidCase lay_out(const Problem& p, const Case& c, Session& s) {
+  LaidCase l{p.signature(c), {}, {}, 0, std::nullopt};
+  l.failure = size_workspace(p, l.sig, s);
+  if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
+  l.layout = ArenaLayout::plan(l.sig.buffers);
+  s.reserve(l.layout.total);
+  for (size_t i = 0; i < l.sig.buffers.size(); ++i) l.views.push_back({&l.sig.buffers[i], s.image() + l.layout.offset[i]});
+  return l;
+}
+
+void prepare(const LaidCase& l, std::byte* image) {
+  for (const auto& v : l.views)
+    if (v.spec->role == Role::Out) fill_sentinel(v);
+  fill_guards(image, l.layout);
+}
+
+Checked judge_call(const Problem& p, const Case& c, const LaidCase& l, const Against& against, const CallOutcome& o,
+                   const std::byte* image, const std::byte* result) {
+  if (auto bad = failed_call(o)) return *bad;
+  if (auto g = check_guards(result, l.layout)) return {Verdict::RE, g->describe(l.sig.buffers)};
+  for (size_t i = 0; i < l.sig.buffers.size(); ++i) {
+    const BufferSpec& b = l.sig.buffers[i];
+    if (b.role != Role::In) continue;
+    const std::byte* was = image + l.layout.offset[i];
+    const std::byte* now = result + l.layout.offset[i];
+    if (std::memcmp(was, now, b.bytes()) != 0) {
+      size_t at = 0;
+      while (was[at] == now[at]) ++at;
+      return {Verdict::RE,
+              "input modified: " + b.name + "[" + std::to_string(at / dtype_size(b.type)) + "] was changed by solve()"};
+    }
+  }
+  const Buffers out = l.buffers_at(result);
+  if (!against.expected) {
+    const std::string wrong = p.spot_check(c, out, against.draw);
+    return {wrong.empty() ? Verdict::AC : Verdict::WA, wrong};
+  }
+  const Verification v = verify_outputs(p, c, out, *against.expected, o.ret);
+  return {v.ok ? Verdict::AC : Verdict::WA, v.message, v.max_abs, v.max_rel};
+}
+
+}  // namespace hpcjudge

@@ -1,0 +1,61 @@
+// One case laid out for calls, and what the judge verifies after each call:
+// the per-call mechanics of grading, apart from its flow (judge/grading/grade.cpp).
+//
+// The case's buffers live in the session's image (memory of the judge's own):
+// the generator writes the inputs there, the reference reads them there, and
+// prepare() adds the sentinels and guard zones. The session copies the image
+// into the runner's memory just before the call and reads the buffers back
+// after it (Session::result()); check_call compares what came back with the
+// image (guards, inputs) and the reference (outputs).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/arena.h"
+#include "harness/problem.h"
+#include "judge/grading/verdict.h"
+#include "judge/isolation/session.h"
+
+namespace hpcjudge {
+
+struct Checked {
+  Verdict verdict = Verdict::AC;
+  std::string message;
+  double max_abs = 0, max_rel = 0;
+};
+
+// A call that did not return normally, as a verdict.
+std::optional<Checked> failed_call(const CallOutcome& o);
+
+struct LaidCase {
+  Signature sig;
+  ArenaLayout layout;
+  std::vector<BufferView> views;   // into the session's image
+  size_t device_memory_limit = 0;  // GPU problems: what solve() may allocate itself
+  std::optional<Checked> failure;  // workspace_size() failed or asked for too much
+  Buffers buffers() const { return Buffers(views); }
+  // The same buffers in another copy of the arena (the one read back after a call).
+  Buffers buffers_at(const std::byte* base) const;
+};
+
+// Sizes the workspace (asking the submission's workspace_size(), untimed), plans
+// the arena and makes room for it in the session.
+LaidCase lay_out(const Problem& p, const Case& c, Session& s);
+
+// Outputs to their sentinel and every byte between buffers to the guard byte, in the image.
+void prepare(const LaidCase& l, std::byte* image);
+
+// What a call's outputs are checked against: the reference's answer, or (for a
+// spot-checked case) a randomised check seeded by `draw`.
+struct Against {
+  const Expected* expected = nullptr;
+  uint64_t draw = 0;
+};
+
+// The call's verdict: how it ended, else the guard zones, the inputs, then the
+// return value and outputs (harness/verify.h, or the problem's spot check).
+Checked judge_call(const Problem& p, const Case& c, const LaidCase& l, const Against& against, const CallOutcome& o,
+                   const std::byte* image, const std::byte* result);
+
+}  // namespace hpcjudge

@@ -1,0 +1,41 @@
+// The judge's side of a GPU problem's buffers: one device allocation in the
+// judge's own CUDA context, shared with the runner (harness/device_share.h),
+// which the judge fills before a call and reads after it while the
+// submission's processes are stopped. Before a timed call it also resets
+// what could carry data across the L2 flush: the persisting-L2 limit is set to
+// 0 and persisting lines are reset to normal, then twice the L2 is written.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace hpcjudge {
+
+class JudgeDevice {
+ public:
+  using Spans = std::vector<std::pair<size_t, size_t>>;  // (offset, bytes), sorted
+  virtual ~JudgeDevice() = default;
+  // Grows the buffers to at least `bytes`. Returns a descriptor for the runner
+  // when they were made anew (the caller sends and closes it), else -1.
+  virtual int reserve(size_t bytes) = 0;
+  // The buffers' size (the allocation granularity's multiple at or above what was reserved).
+  virtual size_t size() const = 0;
+  // The judge's host memory it uploads from and downloads to, pinned for speed.
+  virtual void pin(std::byte* host, size_t bytes) = 0;
+  // Copies [0, bytes) of `host` to the device except the scratch spans, which get garbage.
+  virtual void upload(const std::byte* host, size_t bytes, const Spans& scratch) = 0;
+  // Persisting-L2 reset and the L2 flush, then the device is idle.
+  virtual void flush_caches() = 0;
+  // Work of the judge's own, enqueued and waited for: a call's device work still
+  // in flight then is either over or not yet in the outputs the judge reads.
+  virtual void fence() = 0;
+  virtual void download(std::byte* host, size_t bytes, const Spans& scratch) = 0;
+};
+
+// The judge's device buffers on `device`; throws std::runtime_error (why) where
+// this machine cannot share device memory between processes, or the judge was
+// built without CUDA.
+std::unique_ptr<JudgeDevice> make_judge_device(int device);
+
+}  // namespace hpcjudge

@@ -1,0 +1,171 @@
+#include "judge/isolation/family.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace hpcjudge {
+
+namespace {
+
+std::mutex own_mutex;
+std::set<pid_t>& own_children() {
+  static std::set<pid_t> s;
+  return s;
+}
+
+template <class F>
+void each_entry(const std::string& dir, F f) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = readdir(d))
+    if (e->d_name[0] >= '0' && e->d_name[0] <= '9') f(std::atoi(e->d_name));
+  closedir(d);
+}
+
+// The children of `pid`, from each of its threads' /proc children list.
+std::vector<pid_t> children_of(pid_t pid) {
+  std::vector<pid_t> out;
+  const std::string base = "/proc/" + std::to_string(pid) + "/task/";
+  each_entry(base, [&](int tid) {
+    std::ifstream in(base + std::to_string(tid) + "/children");
+    pid_t c;
+    while (in >> c) out.push_back(c);
+  });
+  return out;
+}
+
+// The state letters of every thread of `pid` (empty when it is gone).
+std::string thread_states(pid_t pid) {
+  std::string states;
+  const std::string base = "/proc/" + std::to_string(pid) + "/task/";
+  each_entry(base, [&](int tid) {
+    std::ifstream in(base + std::to_string(tid) + "/stat");
+    std::string line;
+    std::getline(in, line);
+    const size_t close = line.rfind(')');
+    if (close != std::string::npos && close + 2 < line.size()) states += line[close + 2];
+  });
+  return states;
+}
+
+bool is_stopped(pid_t pid) {
+  for (char s : thread_states(pid))
+    if (s != 'T' && s != 't' && s != 'Z' && s != 'X') return false;
+  return true;
+}
+
+}  // namespace
+
+void become_subreaper() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+void note_own_child(pid_t pid, bool alive) {
+  std::lock_guard lock(own_mutex);
+  if (alive) own_children().insert(pid);
+  else own_children().erase(pid);
+}
+
+std::vector<pid_t> ProcessFamily::members() const {
+  std::vector<pid_t> roots = {root_};
+  {
+    // Orphans: the judge's children it did not start. Those that have exited are reaped here.
+    std::lock_guard lock(own_mutex);
+    for (pid_t c : children_of(getpid())) {
+      if (c == root_ || own_children().count(c)) continue;
+      if (waitpid(c, nullptr, WNOHANG) == c) continue;
+      roots.push_back(c);
+    }
+  }
+  std::vector<pid_t> all;
+  std::set<pid_t> seen;
+  while (!roots.empty()) {
+    const pid_t p = roots.back();
+    roots.pop_back();
+    if (!seen.insert(p).second) continue;
+    all.push_back(p);
+    for (pid_t c : children_of(p)) roots.push_back(c);
+  }
+  return all;
+}
+
+bool ProcessFamily::stop(std::chrono::microseconds limit, std::string* why) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  ::kill(-root_, SIGSTOP);  // the runner's process group at once: the usual family
+  signalled_.clear();
+  for (int pass = 0;; ++pass) {
+    const std::vector<pid_t> now = members();
+    bool all = true;
+    for (pid_t p : now) {
+      if (signalled_.insert(p).second) ::kill(p, SIGSTOP);
+    }
+    pid_t running = 0;
+    for (pid_t p : now)
+      if (!is_stopped(p)) {
+        all = false;
+        running = p;
+        break;
+      }
+    if (all) {
+      std::vector<pid_t> again = members();
+      if (again.size() == now.size()) {
+        known_ = std::move(again);
+        stopped_ = true;
+        return true;
+      }
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      if (why) *why = "process " + std::to_string(running) + " did not stop";
+      stopped_ = true;
+      return false;
+    }
+    if (pass > 2) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+uint64_t ProcessFamily::cpu_ns() const {
+  uint64_t ns = 0;
+  for (pid_t p : known_) {
+    clockid_t clock;
+    timespec t{};
+    if (clock_getcpuclockid(p, &clock) == 0 && clock_gettime(clock, &t) == 0)
+      ns += static_cast<uint64_t>(t.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(t.tv_nsec);
+  }
+  return ns;
+}
+
+void ProcessFamily::resume() {
+  for (pid_t p : signalled_) ::kill(p, SIGCONT);
+  ::kill(-root_, SIGCONT);
+  signalled_.clear();
+  stopped_ = false;
+}
+
+void ProcessFamily::kill() {
+  for (int round = 0; round < 100; ++round) {
+    const std::vector<pid_t> now = members();
+    ::kill(-root_, SIGKILL);
+    for (pid_t p : now) ::kill(p, SIGKILL);
+    // The orphans are the judge's children now: reap them (the root is its Child's to reap).
+    bool left = false;
+    for (pid_t p : now) {
+      if (p == root_) continue;
+      if (waitpid(p, nullptr, WNOHANG) == p) continue;
+      if (::kill(p, 0) == 0) left = true;
+    }
+    if (!left) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  signalled_.clear();
+  stopped_ = false;
+}
+
+}  // namespace hpcjudge

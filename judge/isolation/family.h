@@ -1,0 +1,54 @@
+// Every process a runner started, and stopping them all: the submission runs
+// only while one of its calls is in flight (docs/design.md, timing).
+//
+// The family of a runner is the runner's process and every descendant of it,
+// plus the judge's children it did not start itself: the judge is a child
+// subreaper (become_subreaper(), in main), so a process that leaves its parent
+// (a double fork, setsid) is reparented to the judge, never lost. A process
+// group or a session of its own does not take a process out of the family.
+//
+// stop() sends SIGSTOP (which cannot be caught or ignored) to every member and
+// returns once every thread of every member is stopped; a process forked in
+// between is found on the next pass, and stopped processes cannot fork, so
+// the passes end. resume() continues exactly the processes stop() stopped.
+#pragma once
+#include <sys/types.h>
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hpcjudge {
+
+// Makes this process the reaper of its descendants' orphans (PR_SET_CHILD_SUBREAPER).
+void become_subreaper();
+
+class ProcessFamily {
+ public:
+  explicit ProcessFamily(pid_t root) : root_(root) {}
+  // Stops every member. False when some thread would not stop within `limit`
+  // (`why` says which): the caller then kills the family.
+  bool stop(std::chrono::microseconds limit, std::string* why = nullptr);
+  void resume();
+  // SIGKILL to every member until none is left, and reaps the orphans among them.
+  void kill();
+  // The members now (the root first).
+  std::vector<pid_t> members() const;
+  bool stopped() const { return stopped_; }
+  // The members the last stop() found (the root alone before the first).
+  const std::vector<pid_t>& known() const { return known_; }
+  // CPU time (ns) the known members have used, every thread together.
+  uint64_t cpu_ns() const;
+
+ private:
+  pid_t root_;
+  bool stopped_ = false;
+  std::set<pid_t> signalled_;  // the processes the last stop() sent SIGSTOP to
+  std::vector<pid_t> known_{root_};
+};
+
+// Registers a child the judge starts itself (judge/isolation/process.cpp), so it is not taken for an orphan.
+void note_own_child(pid_t pid, bool alive);
+
+}  // namespace hpcjudge
