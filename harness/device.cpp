@@ -251,9 +251,16 @@ class DeviceMemory : public RunnerMemory {
     return e;
   }
   nlohmann::json sensors() override { return device::sensors(device_); }
+  void touch() override {
+    device::RunnerAllocation mine;
+    if (!touched_) device::check(cudaMalloc(&touched_, 4), "cudaMalloc");
+    device::check(cudaMemsetAsync(touched_, 0, 4), "cudaMemsetAsync");
+    device::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  }
 
  protected:
   int device_;
+  void* touched_ = nullptr;  // touch()'s 4 bytes
 };
 
 // The judge's device buffers, imported: the judge uploads, flushes and downloads.

@@ -84,7 +84,11 @@ class Runner {
  private:
   Reply handle(const Request& q, int fd) {
     switch (q.op) {
-      case Op::Ping: return ok();
+      case Op::Ping:
+        // Before the submission is loaded: a GPU runner touches the device, so that the
+        // round trip holds the switch between the judge's CUDA context and this one, as a call does.
+        if (memory_ && !solve_) memory_->touch();
+        return ok();
       case Op::Setup: return setup(q);
       case Op::Load: return load(q);
       case Op::MapArena: return memory().map_arena(q.bytes), ok();

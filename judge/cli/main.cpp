@@ -325,6 +325,14 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The judge's own OpenMP threads (its references) must sleep when idle, not
+  // spin: a spinning judge thread takes the CPU a resumed runner needs, and the
+  // judge's clock would count the wait. libgomp reads the policy once, at load:
+  // set it and start again.
+  if (!std::getenv("OMP_WAIT_POLICY")) {
+    setenv("OMP_WAIT_POLICY", "passive", 1);
+    execv("/proc/self/exe", argv);
+  }
   // The judge holds the reference answers: a submission running as the same
   // (non-root) user may not read its memory through /proc or ptrace.
   prctl(PR_SET_DUMPABLE, 0);

@@ -1,6 +1,7 @@
 #include "judge/isolation/device_buffers.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -68,7 +69,7 @@ class CudaJudgeDevice : public JudgeDevice {
   size_t size() const override { return buffers_.size(); }
   void pin(std::byte* host, size_t bytes) override {
     for (auto& [p, n] : pinned_)
-      if (p == host && n >= bytes) return;
+      if (p == host && n >= bytes && bytes > 0) return;
     for (auto it = pinned_.begin(); it != pinned_.end();)
       if (it->first == host) cudaHostUnregister(it->first), it = pinned_.erase(it);
       else ++it;

@@ -375,6 +375,8 @@ CallOutcome Session::start(double timeout_s) {
 }
 
 void Session::reserve(size_t bytes) {
+  if (device_ && bytes > image_.size()) device_->pin(image_.base(), 0);  // the memory moves: unpinned first
+  if (device_ && bytes > readback_.size()) device_->pin(readback_.base(), 0);
   image_.reserve(bytes);
   if (device_) {
     readback_.reserve(bytes);
