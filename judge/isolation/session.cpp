@@ -1,5 +1,6 @@
 #include "judge/isolation/session.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -65,6 +66,10 @@ Session::Session(const Paths& paths, const Problem& problem, const std::filesyst
   if (exact) opt.argv.push_back("--exact-buffers");
   if (memory_limit > 0) opt.argv.insert(opt.argv.end(), {"--memory-limit", std::to_string(memory_limit)});
   opt.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
+  // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
+  // is in no address space: no file of the runner's may outgrow the limit.
+  opt.file_size = memory_limit;
+  memory_limit_ = memory_limit;
   // Processes and threads: a fork bomb stops at a limit and is killed whole.
   // Run as root, the runner gets a user id of its own, so the limit binds (it
   // never binds root) and the kill reaches every process it started. A GPU
@@ -152,6 +157,11 @@ CallOutcome Session::wait_reply(double timeout_s, const char* during) {
     alive_ = false;
     o.status = CallOutcome::Crashed;
     o.message = std::string("the process ended with ") + st.describe() + " during " + during;
+    if (!st.exited && st.signal == SIGXFSZ && memory_limit_ > 0) {
+      o.status = CallOutcome::OutOfMemory;
+      o.message = std::string("grew a file (a memfd or shared memory) past the memory limit of ") +
+                  std::to_string(memory_limit_) + " bytes during " + during;
+    }
     return o;
   }
   if (reply->contains("device_peak_bytes")) o.device_peak_bytes = (*reply)["device_peak_bytes"].get<size_t>();

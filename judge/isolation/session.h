@@ -60,6 +60,7 @@ class Session {
   bool alive_ = false;
   bool finished_ = false;
   bool wrapped_ = false;
+  size_t memory_limit_ = 0;
   ExitStatus exit_;
 };
 
