@@ -247,6 +247,7 @@ RunResult run_command(const SpawnOptions& opt, double timeout_s) {
     c.kill();
   }
   r.status = c.reap();
+  if (opt.uid != 0) c.kill();  // a command run as a user of its own leaves none of its processes behind
   r.output = c.output();
   return r;
 }
