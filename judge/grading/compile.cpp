@@ -87,7 +87,7 @@ std::string first_error(const std::string& log) {
   std::istringstream in(log);
   std::string line;
   while (std::getline(in, line))
-    if (line.find(" error: ") != std::string::npos || line.find(" fatal error: ") != std::string::npos) return line;
+    if (line.find(" error: ") != std::string::npos || line.find(" Error: ") != std::string::npos) return line;
   return log.substr(0, log.find('\n'));
 }
 
@@ -101,8 +101,8 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string limits_note() {
-  return "(the compiler may use " + std::to_string(kCompilerMemory >> 30) + " GiB of memory, " +
+std::string limits_note(size_t memory) {
+  return "(the compiler may use " + std::to_string(memory >> 20) + " MiB of memory, " +
          std::to_string(kCompilerCpuSeconds) + " s of CPU time and write files of " +
          std::to_string(kCompilerFileSize >> 20) + " MiB)";
 }
@@ -220,7 +220,8 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
     const Preprocessed headers = included_headers(pre);
     if (!headers.ok) {
       const std::string log = diagnostics_inside(headers.log, workdir, allowed);
-      const std::string why = log.empty() ? "the preprocessor failed (" + headers.status + ") " + limits_note()
+      const std::string why = log.empty() ? "the preprocessor failed (" + headers.status + ") " +
+                                                limits_note(kPreprocessorMemory) + "; " + kSourceRule
                                           : first_error(log);
       return finish(why, log.empty() ? why + "\n" : log);
     }
@@ -250,7 +251,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   const std::string log = have_deps ? c.output : diagnostics_inside(c.output, workdir, allowed);
   const std::string sig = expected_signature(p, paths);
   if (c.timed_out) return finish("compilation took longer than 120 s", log);
-  if (!have_deps) return finish("the compiler was stopped (" + c.status.describe() + ") " + limits_note(), log);
+  if (!have_deps) return finish("the compiler was stopped (" + c.status.describe() + ") " + limits_note(kCompilerMemory), log);
   if (std::regex_search(log, std::regex("conflicting declaration|ambiguating new declaration|"
                                         "new declaration .*solve|declaration of C function|"
                                         "declaration is incompatible|overloaded function \"solve\"|"

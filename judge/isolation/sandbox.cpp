@@ -57,7 +57,7 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
   hidden.insert(hidden.end(), opt.hidden.begin(), opt.hidden.end());
   for (const fs::path& h : hidden) {
     std::error_code ec;
-    if (fs::is_directory(h, ec)) w.insert(w.end(), {"--tmpfs", h.string()});
+    if (fs::is_directory(h, ec)) w.insert(w.end(), {"--tmpfs", h.string(), "--remount-ro", h.string()});
     else if (fs::exists(h, ec)) w.insert(w.end(), {"--ro-bind", "/dev/null", h.string()});
   }
   // Bound last, so that its folder is there even inside a hidden one.
