@@ -88,6 +88,22 @@ if command -v bwrap >/dev/null; then
   check "root: under the sandbox the snoop saw no process but the sandbox's init" grep -q '[^0-9]1 other processes seen' "$tmp/results/snoop/softmax-cpu.json"
 fi
 
+# Row 4: an #include of /dev/zero ends quickly as CE, and a judge killed meanwhile leaves no compiler running.
+mkdir -m 1777 "$tmp/tmpdir"
+start=$(date +%s%N)
+TMPDIR=$tmp/tmpdir "$judge" softmax-cpu "$repo/tests/submissions/softmax-cpu/cheat/includes-dev-zero.cpp" --no-bench >"$tmp/zero.out" 2>&1
+rc=$?
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+check "row 4: /dev/zero is CE within 10 s ($took ms)" bash -c "test $rc -eq 1 && grep -q '^verdict CE' '$tmp/zero.out' && test $took -lt 10000"
+TMPDIR=$tmp/tmpdir "$judge" softmax-cpu "$repo/tests/submissions/softmax-cpu/cheat/includes-dev-zero.cpp" --no-bench >/dev/null 2>&1 &
+judge_pid=$!
+sleep 0.3
+compiling=$(pgrep -fc "$tmp/[t]mpdir/hpcjudge-")
+kill -KILL $judge_pid
+wait $judge_pid 2>/dev/null
+sleep 1
+check "row 4: no compiler outlives a killed judge ($compiling compiling when it was killed)" bash -c "test $compiling -gt 0 && ! pgrep -f '$tmp/[t]mpdir/hpcjudge-'"
+
 # Row 12: --slurm with a name holding a newline skips that participant, not the class (a stand-in sbatch records it).
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\necho 4242\n' >"$tmp/bin/sbatch" && chmod +x "$tmp/bin/sbatch"
