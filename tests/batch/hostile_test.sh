@@ -124,6 +124,15 @@ if [ "$(id -u)" = 0 ] && useradd --system --no-create-home "$user" 2>/dev/null; 
   check "user: no sandbox, no root: batch refuses (exit 2, how to install bubblewrap)" bash -c "test $rc -eq 2 && grep -q 'apt-get install bubblewrap' '$tmp/user.err' && test \$(wc -l <'$tmp/user.err') -eq 1 && ! test -e '$tmp/user/refused/aaron'"
   as_user "$judge" batch "$tmp/user/class" --out "$tmp/user/unsafe" --participant zed --no-bench --no-sandbox --unsafe-no-isolation >/dev/null 2>&1
   check "user: --unsafe-no-isolation grades, and the report says so" grep -q '"isolation": "none' "$tmp/user/unsafe/zed/softmax-cpu.json"
+  # The compiler's cheats, as that user, with and without the sandbox: CE, nothing of the file in the report.
+  for cheat in includes-root-only-file includes-proc-environ includes-dev-zero incbin-root-only-file incbin-by-macros; do
+    for sandbox in "" --sandbox; do
+      [ -n "$sandbox" ] && ! command -v bwrap >/dev/null && continue
+      cp "$repo/tests/submissions/softmax-cpu/cheat/$cheat.cpp" "$tmp/user/$cheat.cpp" && chown "$user" "$tmp/user/$cheat.cpp"
+      as_user "$judge" softmax-cpu "$tmp/user/$cheat.cpp" --no-bench $sandbox --json "$tmp/user/$cheat$sandbox.json" >/dev/null 2>&1
+      check "user: $cheat ${sandbox:-(no sandbox)} is CE with nothing read in the report" bash -c "test \"\$(verdict_of '$tmp/user/$cheat$sandbox.json')\" = CE && ! grep -q 'root:' '$tmp/user/$cheat$sandbox.json' && ! grep -q HPCJUDGE_CACHE= '$tmp/user/$cheat$sandbox.json'"
+    done
+  done
   if command -v bwrap >/dev/null; then
     as_user "$judge" batch "$tmp/user/class" --out "$tmp/user/results" --no-bench --seed-file "$tmp/user/seed" >"$tmp/user.out" 2>"$tmp/user.err"
     rc=$?
