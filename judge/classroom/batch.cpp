@@ -199,6 +199,7 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
     if (!opt.seed_file.empty()) extra.insert(extra.end(), {"--seed-file", fs::absolute(opt.seed_file).string()});
     if (opt.force) extra.push_back("--force");
     if (!opt.sandbox) extra.push_back("--no-sandbox");
+    if (opt.unisolated) extra.push_back("--unsafe-no-isolation");
     SlurmOptions so = opt.slurm_options;
     so.exclusive = opt.bench;  // timings taken beside another task's would be worth nothing
     const SlurmSubmission s = submit_to_slurm(paths.judge, fs::absolute(opt.dir), fs::absolute(opt.out),

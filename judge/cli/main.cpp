@@ -188,10 +188,11 @@ struct GradingFlags {
     app.add_option("--seed", seed, "input seed, 0 to 2^64-1 (default: the public seed 42)");
     app.add_option("--seed-file", seed_file, "read the (secret) seed from this file; reports never show it");
     app.add_flag("--no-bench", no_bench, "skip the performance cases (correctness points only)");
-    app.add_flag("--unsafe-no-isolation", opt.unisolated,
-                 "grade without root and without the sandbox, each submission free to change the others' files "
-                 "(every report says so)");
+    auto* unsafe = app.add_flag("--unsafe-no-isolation", opt.unisolated,
+                                "grade without root and without the sandbox, each submission free to change the "
+                                "others' files (every report says so)");
     if (!per_file) return;
+    unsafe->group("");  // for one file, only what a batch tells its child judges
     app.add_option("--threads", opt.threads, "OpenMP threads for the submission (default: every core)")
         ->check(CLI::Range(1, 4096));
     app.add_option("--device", opt.device, "the CUDA device for GPU problems (default 0)")->check(CLI::Range(0, 1024));

@@ -97,8 +97,12 @@ took=$(( ($(date +%s%N) - start) / 1000000 ))
 check "row 4: /dev/zero is CE within 10 s ($took ms)" bash -c "test $rc -eq 1 && grep -q '^verdict CE' '$tmp/zero.out' && test $took -lt 10000"
 TMPDIR=$tmp/tmpdir "$judge" softmax-cpu "$repo/tests/submissions/softmax-cpu/cheat/includes-dev-zero.cpp" --no-bench >/dev/null 2>&1 &
 judge_pid=$!
-sleep 0.3
-compiling=$(pgrep -fc "$tmp/[t]mpdir/hpcjudge-")
+compiling=0
+for _ in $(seq 100); do  # until the compiler is at work (a busy machine starts it late)
+  compiling=$(pgrep -fc "$tmp/[t]mpdir/hpcjudge-")
+  [ "$compiling" -gt 0 ] && break
+  sleep 0.05
+done
 kill -KILL $judge_pid
 wait $judge_pid 2>/dev/null
 sleep 1
