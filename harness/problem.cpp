@@ -86,6 +86,11 @@ size_t Problem::device_memory_limit(const Case&, const Signature& sig) const {
   return sig.total_bytes() + (size_t{64} << 20);
 }
 
+size_t Problem::workspace_limit(const Signature& sig) const {
+  return static_cast<size_t>(info().workspace_per_input_byte * static_cast<double>(sig.input_bytes())) +
+         info().workspace_floor_bytes;
+}
+
 const BufferView& Buffers::operator[](std::string_view name) const {
   for (const auto& v : views_)
     if (v.spec->name == name) return v;

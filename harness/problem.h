@@ -159,8 +159,10 @@ struct ProblemInfo {
   // Libraries beyond the standard library and OpenMP or the CUDA runtime that a
   // submission may use, by family name ("cub", "cublas", ...; see judge/grading/libraries.h).
   std::vector<std::string> allowed_libraries;
-  // Workspace limit, in bytes per byte of input: workspace_size() asking for more is MLE.
+  // Workspace limit: this many bytes per byte of input plus workspace_floor_bytes
+  // (so arrays aligned to 256 bytes fit at tiny sizes); workspace_size() asking for more is MLE.
   double workspace_per_input_byte = 16;
+  size_t workspace_floor_bytes = size_t{4} << 20;
   // Keep reference answers on disk (slow references, such as attention at N = 16,384).
   bool cache_reference = false;
   BenchTarget bench_target;
@@ -194,6 +196,8 @@ class Problem {
   // inside solve, counted by the runner); more is MLE. Default: as much as the
   // case's buffers together, plus 64 MiB.
   virtual size_t device_memory_limit(const Case& c, const Signature& sig) const;
+  // The most workspace_size() may ask for (ProblemInfo::workspace_per_input_byte, workspace_floor_bytes).
+  size_t workspace_limit(const Signature& sig) const;
   // Calls the submission's solve (the symbol `solve` of the loaded library).
   virtual int64_t invoke(void* solve, std::span<const ArgValue> args) const = 0;
   // Calls its workspace_size (for problems whose signature has a workspace).

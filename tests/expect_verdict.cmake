@@ -6,6 +6,7 @@
 #                                     such lines)
 #   hpcjudge-test: message-matches=RE the report's message must match the CMake regex RE
 #   hpcjudge-test: truncated-output   the report must say the output was truncated
+#   hpcjudge-test: log-lacks=TEXT     neither the compile log nor the output may contain TEXT
 #   hpcjudge-test: args=A B ...       more judge options (--sanitize, --sandbox: skipped where
 #                                     compute-sanitizer or bubblewrap is not installed)
 file(READ ${FILE} source)
@@ -79,6 +80,16 @@ foreach(line IN LISTS patterns)
   string(REPLACE "hpcjudge-test: message-matches=" "" pattern "${line}")
   if(NOT why MATCHES "${pattern}")
     message(FATAL_ERROR "the message does not match '${pattern}': ${why}")
+  endif()
+endforeach()
+string(REGEX MATCHALL "hpcjudge-test: log-lacks=[^\n]*" secrets "${source}")
+foreach(line IN LISTS secrets)
+  string(REPLACE "hpcjudge-test: log-lacks=" "" text "${line}")
+  string(JSON log GET "${json}" compile log)
+  string(JSON printed GET "${json}" output text)
+  string(FIND "${log}${printed}" "${text}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "the report carries '${text}' (a file the submission may not read)")
   endif()
 endforeach()
 if(source MATCHES "hpcjudge-test: truncated-output")

@@ -2,9 +2,16 @@
 // one runner (a kill of every process of its user) never ends another the same
 // judge holds at that moment, such as the main runner idling while
 // compute-sanitizer's runner checks for races.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
+#include <cstring>
 #include <set>
 
 #include "judge/isolation/process.h"
@@ -32,4 +39,71 @@ TEST_CASE("process: killing one runner's user leaves the other runner running") 
   CHECK(second.running());
   second.kill();
   CHECK_FALSE(second.reap().exited);
+}
+
+namespace {
+// A child holding `memfd_mib` MiB in a memfd it never maps (fallocate), and
+// `mapped_mib` MiB of a second memfd that it maps and touches, then waits.
+pid_t holder(size_t memfd_mib, size_t mapped_mib, int ready_fd) {
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  const int held = memfd_create("held", 0);
+  const int mapped = memfd_create("mapped", 0);
+  if (held < 0 || mapped < 0 || fallocate(held, 0, 0, static_cast<off_t>(memfd_mib) << 20) != 0 ||
+      ftruncate(mapped, static_cast<off_t>(mapped_mib) << 20) != 0)
+    _exit(1);
+  auto* p = static_cast<char*>(mmap(nullptr, mapped_mib << 20, PROT_READ | PROT_WRITE, MAP_SHARED, mapped, 0));
+  if (p == MAP_FAILED) _exit(1);
+  std::memset(p, 1, mapped_mib << 20);
+  const char ok = 'k';
+  if (write(ready_fd, &ok, 1) != 1) _exit(1);
+  pause();
+  _exit(0);
+}
+}  // namespace
+
+TEST_CASE("process: a family's memory counts memfds it holds, mapped or not, once") {
+  int ready[2];
+  REQUIRE(pipe(ready) == 0);
+  const pid_t pid = holder(256, 64, ready[1]);
+  char c = 0;
+  REQUIRE(read(ready[0], &c, 1) == 1);
+  const size_t mib = family_memory_bytes(process_family(pid)) >> 20;
+  // 256 unmapped + 64 mapped (its fd open too, counted once) + the process itself.
+  CHECK(mib >= 320);
+  CHECK(mib < 320 + 64);
+  // The family is found from its root: the child, and nothing that is not its descendant.
+  const auto family = process_family(getpid());
+  CHECK(std::find(family.begin(), family.end(), pid) != family.end());
+  CHECK(process_family(pid).size() == 1);
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  CHECK(family_memory_bytes({pid}) == 0);  // gone: nothing
+  close(ready[0]);
+  close(ready[1]);
+}
+
+TEST_CASE("process: a child's file-size limit bounds a shared-memory file grown past it") {
+  SpawnOptions opt;
+  opt.file_size = size_t{16} << 20;
+  const std::string file = "/dev/shm/hpcjudge-fsize-test-" + std::to_string(getpid());
+  opt.argv = {"sh", "-c", "exec head -c 67108864 /dev/zero >\"$0\"", file};
+  const RunResult r = run_command(opt, 30);
+  struct stat st {};
+  const bool written = ::stat(file.c_str(), &st) == 0;
+  unlink(file.c_str());
+  CHECK_FALSE(r.status.exited);
+  CHECK(r.status.signal == SIGXFSZ);
+  REQUIRE(written);
+  CHECK(st.st_size == 16 << 20);
+}
+
+TEST_CASE("process: a child's memory, CPU and folder are as asked") {
+  SpawnOptions opt;
+  opt.address_space = size_t{256} << 20;
+  opt.cpu_seconds = 1;
+  opt.cwd = "/proc";
+  opt.argv = {"sh", "-c", "pwd; ulimit -v; ulimit -t"};
+  const RunResult r = run_command(opt, 30);
+  CHECK(r.output == "/proc\n262144\n1\n");
 }

@@ -13,6 +13,7 @@
 #include "judge/measure/gpu.h"
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard.h"
+#include "judge/files.h"
 #include "judge/isolation/process.h"
 #include "judge/reports/report.h"
 
@@ -78,39 +79,51 @@ class Progress {
   std::string current_;
 };
 
+// A report the batch writes itself, for a file that no child judge graded.
+json own_report(const BatchJob& j, const std::string& verdict, const std::string& message) {
+  return {{"schema_version", kSchemaVersion}, {"problem", j.slug},      {"file", j.file.string()},
+          {"verdict", verdict},                {"message", message},     {"tests", json::array()},
+          {"bench", json::array()},            {"score", {{"total", 0.0}, {"max", 0.0}}},
+          {"machine", json::object()}};
+}
+
 // Grades one file in a child judge; always leaves a report behind.
 void grade_job(const Paths& paths, const BatchOptions& opt, const BatchJob& j, int device, Progress& progress) {
   progress.started(j);
   fs::create_directories(j.report.parent_path());
   const fs::path part = j.report.string() + ".part";
-  std::vector<std::string> argv = {paths.judge.string(), j.slug, fs::absolute(j.file).string(), "--json",
-                                   part.string(), "--device", std::to_string(device)};
-  if (!opt.bench) argv.push_back("--no-bench");
-  if (opt.sandbox) argv.push_back("--sandbox");
-  if (!opt.seed_file.empty()) argv.insert(argv.end(), {"--seed-file", opt.seed_file});
-  const RunResult r = run_command(argv, 4 * 3600, 64 * 1024);
-  std::ifstream in(part);
-  json report = json::parse(in, nullptr, false);
-  if (report.is_discarded() || !report.contains("verdict")) {
-    // The judge itself did not finish: the file gets FAIL, the batch goes on.
-    report = {{"schema_version", kSchemaVersion},
-              {"problem", j.slug},
-              {"file", j.file.string()},
-              {"verdict", "FAIL"},
-              {"message", "the judge did not finish (" + (r.timed_out ? std::string("timed out") : r.status.describe()) +
-                              "): " + r.output.substr(0, 300)},
-              {"tests", json::array()},
-              {"bench", json::array()},
-              {"score", {{"total", 0.0}, {"max", 0.0}}},
-              {"machine", json::object()}};
+  fs::remove(part);
+  json report;
+  if (!j.refused.empty()) {
+    report = own_report(j, "CE", "not graded: " + j.refused);
+  } else {
+    SpawnOptions child;
+    child.argv = {paths.judge.string(), j.slug, fs::absolute(j.file).string(), "--json", part.string(), "--device",
+                  std::to_string(device), "--participant-folder", fs::absolute(j.file).parent_path().string()};
+    // The class, the results and the seed file are not the submission's to see.
+    for (const fs::path& hide : {fs::absolute(opt.dir), fs::absolute(opt.out)})
+      child.argv.insert(child.argv.end(), {"--hide", hide.string()});
+    if (!opt.seed_file.empty()) child.argv.insert(child.argv.end(), {"--hide", opt.seed_file});
+    if (!opt.bench) child.argv.push_back("--no-bench");
+    if (opt.sandbox) child.argv.push_back("--sandbox");
+    if (opt.unisolated) child.argv.push_back("--unsafe-no-isolation");
+    // The seed in the environment, never on the command line (/proc/PID/cmdline is every process's to read).
+    if (opt.secret_seed) child.env = {{kSecretSeedVariable, std::to_string(*opt.secret_seed)}};
+    child.output_limit = 64 * 1024;
+    const RunResult r = run_command(child, 4 * 3600);
+    std::ifstream in(part);
+    report = json::parse(in, nullptr, false);
+    if (report.is_discarded() || !report.contains("verdict"))  // the judge itself did not finish: FAIL, the batch goes on
+      report = own_report(j, "FAIL", "the judge did not finish (" +
+                                         (r.timed_out ? std::string("timed out") : r.status.describe()) +
+                                         "): " + r.output.substr(0, 300));
   }
   report["participant"] = j.participant;
   report["graded_at"] = utc_now();
-  {
-    std::ofstream outf(part);
-    outf << report.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
-  }
-  fs::rename(part, j.report);
+  if (opt.unisolated)
+    report["isolation"] = "none: graded with --unsafe-no-isolation, as the judge's own user and without the sandbox";
+  fs::remove(part);
+  write_file_atomically(j.report, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
   progress.finished(j, report.value("verdict", "FAIL"), report["score"].value("total", 0.0));
 }
 
@@ -132,7 +145,8 @@ ClassList scan_class(const fs::path& dir, const fs::path& out) {
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
     if (name.front() == '.') continue;
-    if (e.is_directory()) folders.push_back(e.path());
+    if (e.is_symlink()) c.warnings.push_back("skipped " + e.path().string() + ": a symbolic link, not a participant folder");
+    else if (e.is_directory()) folders.push_back(e.path());
     else c.warnings.push_back("skipped " + e.path().string() + ": not a participant folder");
   }
   std::sort(folders.begin(), folders.end());
@@ -146,11 +160,14 @@ ClassList scan_class(const fs::path& dir, const fs::path& out) {
     for (const auto& f : files) {
       if (f.filename().string().front() == '.' || pack_file(f)) continue;
       const Problem* p = problem_of(f);
-      if (!p || !fs::is_regular_file(f)) {
+      if (!p) {
         c.warnings.push_back("skipped " + f.string() + ": named after no problem");
         continue;
       }
-      c.jobs.push_back({who, p->info().slug, f, out / who / (p->info().slug + ".json")});
+      // Only a regular file of the participant's own is graded; anything else gets a report saying why.
+      const std::string refused = not_a_regular_file(f, folder);
+      if (!refused.empty()) c.warnings.push_back("not graded: " + refused);
+      c.jobs.push_back({who, p->info().slug, f, out / results_folder(who) / (p->info().slug + ".json"), refused});
       ++mine;
     }
     if (mine == 0) c.warnings.push_back("participant '" + who + "' submitted no problem files");
@@ -170,11 +187,19 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
     std::erase_if(c.jobs, [&](const BatchJob& j) { return j.participant != opt.participant; });
   }
   if (opt.slurm) {
+    // A name a Slurm task cannot be given costs that participant, not the class.
+    std::erase_if(c.participants, [](const std::string& who) {
+      if (who.find_first_of("\n\r") == std::string::npos) return false;
+      std::fprintf(stderr, "warning: skipped participant '%s': a name holding a line break cannot be passed to a "
+                   "Slurm task (grade it here with --participant)\n", who.c_str());
+      return true;
+    });
     std::vector<std::string> extra;
     if (!opt.bench) extra.push_back("--no-bench");
     if (!opt.seed_file.empty()) extra.insert(extra.end(), {"--seed-file", fs::absolute(opt.seed_file).string()});
     if (opt.force) extra.push_back("--force");
     if (!opt.sandbox) extra.push_back("--no-sandbox");
+    if (opt.unisolated) extra.push_back("--unsafe-no-isolation");
     SlurmOptions so = opt.slurm_options;
     so.exclusive = opt.bench;  // timings taken beside another task's would be worth nothing
     const SlurmSubmission s = submit_to_slurm(paths.judge, fs::absolute(opt.dir), fs::absolute(opt.out),
@@ -184,7 +209,7 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
     return 0;
   }
   // Every participant gets a results folder, so those without a graded file still rank.
-  for (const auto& who : c.participants) fs::create_directories(opt.out / who);
+  for (const auto& who : c.participants) fs::create_directories(opt.out / results_folder(who));
   std::vector<BatchJob> todo;
   size_t kept = 0;
   for (const auto& j : c.jobs) {

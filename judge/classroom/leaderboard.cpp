@@ -1,6 +1,7 @@
 #include "judge/classroom/leaderboard.h"
 
 #include <algorithm>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <map>
@@ -8,6 +9,7 @@
 
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard_html.h"
+#include "judge/files.h"
 
 namespace hpcjudge {
 
@@ -49,17 +51,6 @@ json result_entry(const json& report) {
           {"bench", bench}};
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-std::string md_cell(std::string s) {
-  for (size_t i = 0; (i = s.find('|', i)) != std::string::npos; i += 2) s.replace(i, 1, "\\|");
-  return s;
-}
 
 std::string fixed1(double v) {
   char buf[32];
@@ -67,31 +58,58 @@ std::string fixed1(double v) {
   return buf;
 }
 
-void write_file(const fs::path& p, const std::string& text) {
-  const fs::path part = p.string() + ".part";
-  {
-    std::ofstream f(part, std::ios::binary);
-    f << text;
-    if (!f) throw std::runtime_error("cannot write " + p.string());
-  }
-  fs::rename(part, p);
-}
+constexpr const char* kRenamed = " (participant)";
 
 }  // namespace
+
+std::string results_folder(const std::string& participant) {
+  static const std::set<std::string> own = {"leaderboard.csv", "leaderboard.md", "leaderboard.json",
+                                            "leaderboard.html", "slurm"};
+  return own.count(participant) || participant.ends_with(kRenamed) ? participant + kRenamed : participant;
+}
+
+std::string csv_field(const std::string& s) {
+  std::string v;
+  if (!s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos) v.push_back('\'');
+  v.append(s);
+  if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '|': out += "\\|"; break;
+      case '\\': out += "\\\\"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '\n': out += "<br>"; break;
+      case '\r': break;
+      default: out += c;
+    }
+  }
+  return out;
+}
 
 json leaderboard_model(const fs::path& results) {
   std::map<std::string, json> reports_by_participant;  // name -> {slug: report}
   std::set<std::string> slugs, machines;
   for (const auto& dir : fs::directory_iterator(results)) {
     if (!dir.is_directory() || dir.path().filename().string().front() == '.') continue;
-    if (dir.path().filename() == "slurm") continue;
-    json& mine = reports_by_participant[dir.path().filename().string()];
+    const std::string folder = dir.path().filename().string();
+    if (folder == "slurm") continue;  // the judge's own; a participant of that name is in "slurm (participant)"
+    const bool renamed = folder.ends_with(kRenamed);
+    json& mine = reports_by_participant[renamed ? folder.substr(0, folder.size() - std::strlen(kRenamed)) : folder];
     mine = json::object();
     for (const auto& f : fs::directory_iterator(dir.path())) {
-      if (f.path().extension() != ".json") continue;
+      if (f.path().extension() != ".json" || !f.is_regular_file() || f.is_symlink()) continue;
       std::ifstream in(f.path());
       const json report = json::parse(in, nullptr, false);
-      if (report.is_discarded() || !report.contains("problem")) continue;
+      if (report.is_discarded() || !report.contains("problem") || !report["problem"].is_string()) continue;
       const std::string slug = report["problem"];
       mine[slug] = result_entry(report);
       slugs.insert(slug);
@@ -131,12 +149,20 @@ json leaderboard_model(const fs::path& results) {
 
 std::string leaderboard_csv(const json& model) {
   std::string s = "rank,participant,total,max";
-  for (const auto& p : model["problems"]) s += "," + csv_field(p["slug"].get<std::string>() + " verdict") + "," +
-                                               csv_field(p["slug"].get<std::string>() + " score");
+  auto cell = [&s](const std::string& text) {  // the next cell of the row
+    s.push_back(',');
+    s.append(csv_field(text));
+  };
+  for (const auto& p : model["problems"]) {
+    cell(p["slug"].get<std::string>() + " verdict");
+    cell(p["slug"].get<std::string>() + " score");
+  }
   s += ",graded_at,machine\n";
   for (const auto& row : model["participants"]) {
-    s += std::to_string(row["rank"].get<int>()) + "," + csv_field(row["name"]) + "," + fixed1(row["total"]) + "," +
-         fixed1(row["max"]);
+    s += std::to_string(row["rank"].get<int>());
+    cell(row["name"]);
+    cell(fixed1(row["total"]));
+    cell(fixed1(row["max"]));
     std::string when, machine;
     for (const auto& p : model["problems"]) {
       const std::string slug = p["slug"];
@@ -145,11 +171,14 @@ std::string leaderboard_csv(const json& model) {
         continue;
       }
       const json& r = row["results"][slug];
-      s += "," + r["verdict"].get<std::string>() + "," + fixed1(r["score"]);
+      cell(r["verdict"]);
+      cell(fixed1(r["score"]));
       when = std::max(when, r["graded_at"].get<std::string>());
       machine = r["machine"];
     }
-    s += "," + csv_field(when) + "," + csv_field(machine) + "\n";
+    cell(when);
+    cell(machine);
+    s += "\n";
   }
   return s;
 }
@@ -159,28 +188,42 @@ std::string leaderboard_markdown(const json& model) {
                   ".\n\n| rank | participant | total |";
   std::string rule = "| ---: | --- | ---: |";
   for (const auto& p : model["problems"]) {
-    s += " " + md_cell(p["slug"]) + " |";
+    s.push_back(' ');
+    s.append(md_cell(p["slug"]));
+    s += " |";
     rule += " --- |";
   }
   s += "\n" + rule + "\n";
   for (const auto& row : model["participants"]) {
-    s += "| " + std::to_string(row["rank"].get<int>()) + " | " + md_cell(row["name"]) + " | " + fixed1(row["total"]) +
-         " / " + fixed1(row["max"]) + " |";
+    s += "| " + std::to_string(row["rank"].get<int>()) + " | ";
+    s.append(md_cell(row["name"]));
+    s += " | " + fixed1(row["total"]) + " / " + fixed1(row["max"]) + " |";
     for (const auto& p : model["problems"]) {
       const std::string slug = p["slug"];
-      s += row["results"].contains(slug) ? " " + row["results"][slug]["verdict"].get<std::string>() + " " +
-                                               fixed1(row["results"][slug]["score"]) + " |"
-                                         : " — |";
+      if (!row["results"].contains(slug)) {
+        s += " — |";
+        continue;
+      }
+      s.push_back(' ');
+      s.append(row["results"][slug]["verdict"].get<std::string>());
+      s.push_back(' ');
+      s.append(fixed1(row["results"][slug]["score"]));
+      s += " |";
     }
     s += "\n";
   }
   s += "\nGraded on:\n\n";
-  for (const auto& m : model["machines"]) s += "- " + md_cell(m) + "\n";
+  for (const auto& m : model["machines"]) {
+    s += "- ";
+    s.append(md_cell(m));
+    s.push_back('\n');
+  }
   return s;
 }
 
 json write_leaderboard(const fs::path& results) {
   const json model = leaderboard_model(results);
+  const auto write_file = write_file_atomically;
   write_file(results / "leaderboard.json", model.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
   write_file(results / "leaderboard.csv", leaderboard_csv(model));
   write_file(results / "leaderboard.md", leaderboard_markdown(model));

@@ -16,6 +16,19 @@ nlohmann::json leaderboard_model(const std::filesystem::path& results);
 std::string leaderboard_csv(const nlohmann::json& model);
 std::string leaderboard_markdown(const nlohmann::json& model);
 
+// The folder of RESULTS a participant's reports go in: the name itself, unless
+// it is one of the judge's own (leaderboard.csv, .md, .json, .html, slurm) or
+// ends in " (participant)", which gets " (participant)" added: a participant
+// named `slurm` has its reports in `slurm (participant)/` and is listed as `slurm`.
+std::string results_folder(const std::string& participant);
+
+// Cells a spreadsheet and a Markdown viewer show as text, never run: a CSV cell
+// that begins with =, +, -, @, a tab or a carriage return gets a ' before it
+// (OWASP's rule against formula injection); a Markdown cell has <, >, |, &,
+// backslashes and line breaks escaped.
+std::string csv_field(const std::string& s);
+std::string md_cell(const std::string& s);
+
 // Writes leaderboard.{json,csv,md,html} into `results`; returns the model.
 nlohmann::json write_leaderboard(const std::filesystem::path& results);
 

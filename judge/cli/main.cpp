@@ -18,9 +18,12 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <charconv>
+#include <cstring>
 #include <optional>
 
 #include "judge/classroom/batch.h"
+#include "judge/files.h"
 #include "judge/measure/bench.h"
 #include "judge/measure/gpu.h"
 #include "judge/grading/grade.h"
@@ -39,6 +42,8 @@ namespace {
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+constexpr size_t kMaxSeedFileBytes = 4096;
 
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -77,12 +82,20 @@ fs::path default_solution(const Problem& p, const Paths& paths) {
   return paths.problem_dir(p.info().slug) / ("solution." + p.info().source_ext);
 }
 
-void check_source(const Problem& p, const fs::path& file) {
+// FILE: a regular file (a symbolic link is followed to one; in a batch's
+// participant folder, `folder`, the file itself must be one, inside it).
+void check_source(const Problem& p, const fs::path& file, const fs::path& folder) {
   std::error_code ec;
-  if (!fs::exists(file, ec)) throw UsageError(file.string() + ": no such file");
+  if (!fs::exists(fs::symlink_status(file, ec)) || (folder.empty() && !fs::exists(file, ec)))
+    throw UsageError(file.string() + ": no such file");
   if (fs::is_directory(file, ec)) throw UsageError(file.string() + ": is a directory, not a source file");
+  const std::string why = folder.empty() ? not_a_regular_file(fs::canonical(file, ec)) : not_a_regular_file(file, folder);
+  if (!why.empty()) throw UsageError(why);
   if (access(file.c_str(), R_OK) != 0) throw UsageError(file.string() + ": cannot be read (permission denied)");
   if (fs::file_size(file, ec) == 0) throw UsageError(file.string() + ": is empty");
+  if (fs::file_size(file, ec) > kMaxSourceBytes)
+    throw UsageError(file.string() + ": is larger than a source file may be (" + std::to_string(kMaxSourceBytes >> 20) +
+                     " MiB)");
   const std::string ext = file.extension().string();
   const bool cpp = ext == ".cpp" || ext == ".cc" || ext == ".cxx";
   if (p.info().source_ext == "cpp" && !cpp)
@@ -91,19 +104,30 @@ void check_source(const Problem& p, const fs::path& file) {
     throw UsageError(p.info().slug + " takes a CUDA file (.cu), not " + file.filename().string());
 }
 
-void check_writable(const fs::path& out) {
-  const bool existed = fs::exists(out);
-  {
-    std::ofstream f(out, std::ios::app);
-    if (!f) throw UsageError(out.string() + ": cannot write the report there");
-  }
-  if (!existed) fs::remove(out);
+void write_json(const Report& r, const fs::path& out) {
+  write_file_atomically(out, r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
-void write_json(const Report& r, const fs::path& out) {
-  std::ofstream f(out);
-  f << r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  if (!f) throw std::runtime_error("could not write " + out.string());
+// A seed: a decimal number from 0 to 2^64 - 1, nothing else.
+uint64_t parse_seed(const std::string& text, const std::string& what) {
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || ec != std::errc() ||
+      end != text.data() + text.size())
+    throw UsageError(what + " must be a whole number from 0 to 18446744073709551615, not '" + text + "'");
+  return v;
+}
+
+// The secret seed a batch hands its child judges (never on a command line, where
+// /proc/PID/cmdline shows it to every process): taken from the environment and
+// scrubbed from it, and from the memory /proc/PID/environ shows, before anything starts.
+std::optional<std::string> take_secret_seed() {
+  char* v = std::getenv(kSecretSeedVariable);
+  if (!v) return std::nullopt;
+  std::string seed = v;
+  std::memset(v, 'x', std::strlen(v));
+  unsetenv(kSecretSeedVariable);
+  return seed;
 }
 
 int cmd_list(const Paths& paths, int device) {
@@ -139,8 +163,12 @@ int cmd_grade(const Paths& paths, const std::string& slug, const std::string& fi
               const GradeOptions& opt) {
   const Problem& p = find_problem(slug);
   const fs::path src = file.empty() ? default_solution(p, paths) : fs::path(file);
-  check_source(p, src);
-  if (!json.empty()) check_writable(json);
+  check_source(p, src, opt.folder);
+  if (!json.empty()) try {
+      check_can_write(json);
+    } catch (const FileRefused& e) {
+      throw UsageError(e.what());
+    }
   HumanPrinter printer(p, Style::detect(stdout));
   const Report r = grade(p, src, opt, paths, printer);
   printer.finished(r);
@@ -155,18 +183,26 @@ int cmd_grade(const Paths& paths, const std::string& slug, const std::string& fi
 struct GradingFlags {
   GradeOptions opt;
   bool no_bench = false;
-  std::string seed_file;
+  std::string seed, seed_file;
+  std::optional<std::string> secret_seed;  // handed down by a batch (take_secret_seed)
   void add_to(CLI::App& app, bool per_file = true) {
-    app.add_option("--seed", opt.seed, "input seed (default: the public seed 42)");
+    app.add_option("--seed", seed, "input seed, 0 to 2^64-1 (default: the public seed 42)");
     app.add_option("--seed-file", seed_file, "read the (secret) seed from this file; reports never show it");
     app.add_flag("--no-bench", no_bench, "skip the performance cases (correctness points only)");
+    auto* unsafe = app.add_flag("--unsafe-no-isolation", opt.unisolated,
+                                "grade without root and without the sandbox, each submission free to change the "
+                                "others' files (every report says so)");
     if (!per_file) return;
+    unsafe->group("");  // for one file, only what a batch tells its child judges
     app.add_option("--threads", opt.threads, "OpenMP threads for the submission (default: every core)")
         ->check(CLI::Range(1, 4096));
     app.add_option("--device", opt.device, "the CUDA device for GPU problems (default 0)")->check(CLI::Range(0, 1024));
     app.add_flag("--sanitize", opt.sanitize, "run compute-sanitizer memcheck on the functional tests (GPU problems)");
     app.add_flag("--sandbox", opt.sandbox,
                  "run the submission under bubblewrap: no network, read-only files but a private /tmp");
+    // What a batch tells its child judges.
+    app.add_option("--participant-folder", opt.folder, "")->group("");
+    app.add_option("--hide", opt.hidden, "")->group("");
   }
   // After parsing: the seed file read, the flags checked.
   void settle() {
@@ -175,16 +211,31 @@ struct GradingFlags {
       throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
     if (opt.sandbox && bubblewrap_path().empty())
       throw UsageError("--sandbox needs bubblewrap (apt-get install bubblewrap), which is not installed here");
+    if (!seed.empty()) opt.seed = parse_seed(seed, "--seed");
+    if (secret_seed) {
+      opt.seed = parse_seed(*secret_seed, "the secret seed");
+      opt.seed_secret = true;
+    }
     if (seed_file.empty()) return;
-    std::ifstream in(seed_file);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in && text.empty()) throw UsageError(seed_file + ": cannot read the seed file");
+    if (!seed.empty()) throw UsageError("--seed and --seed-file: give one of them");
+    std::string text;
+    try {
+      std::error_code ec;
+      const fs::path real = fs::canonical(seed_file, ec);
+      if (ec) throw FileRefused(seed_file + ": " + ec.message());
+      if (const std::string why = not_a_regular_file(real); !why.empty()) throw FileRefused(why);
+      text = read_regular_file(real, kMaxSeedFileBytes);
+    } catch (const FileRefused& e) {
+      throw UsageError(std::string("--seed-file: ") + e.what());
+    }
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
     if (text.empty()) throw UsageError(seed_file + ": the seed file is empty");
     // A number is the seed; any other text is hashed into one.
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    opt.seed = *end == '\0' ? v : gen::fnv1a(std::as_bytes(std::span(text.data(), text.size())));
+    uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    opt.seed = ec == std::errc() && end == text.data() + text.size()
+                   ? v
+                   : gen::fnv1a(std::as_bytes(std::span(text.data(), text.size())));
     opt.seed_secret = true;
   }
 };
@@ -203,12 +254,13 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
 }
 
 int run(int argc, char** argv) {
-  const Paths paths = Paths::discover();
   GradingFlags flags;
+  flags.secret_seed = take_secret_seed();
+  const Paths paths = Paths::discover();
   const std::string cmd = argc > 1 ? argv[1] : "";
   if (cmd == "list") {
     CLI::App app{"List the problems: kind, points, and whether this machine can run them.", "judge list"};
-    app.add_option("--device", flags.opt.device, "the CUDA device to look at (default 0)");
+    app.add_option("--device", flags.opt.device, "the CUDA device to look at (default 0)")->check(CLI::Range(0, 1024));
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
     return cmd_list(paths, flags.opt.device);
   }
@@ -242,10 +294,19 @@ int run(int argc, char** argv) {
     if (b.out.empty()) b.out = "results";
     b.bench = flags.opt.bench;
     b.sandbox = !no_sandbox && !bubblewrap_path().empty();
+    b.unisolated = flags.opt.unisolated;
+    // Without root the runner cannot get a user of its own: only the sandbox keeps one participant's code
+    // from another's files and reports.
+    if (!b.sandbox && geteuid() != 0 && !b.unisolated && !b.slurm)
+      throw UsageError(std::string(no_sandbox ? "--no-sandbox" : "bubblewrap is not installed") +
+                       " and the judge is not root: every submission would run as you, free to change the others' "
+                       "reports and files; install bubblewrap (apt-get install bubblewrap) or, knowing that, give "
+                       "--unsafe-no-isolation");
     if (!no_sandbox && !b.sandbox && b.participant.empty())
       std::fprintf(stderr, "warning: bubblewrap is not installed: submissions run without the sandbox\n");
     b.seed_file = flags.seed_file;
     if (!b.seed_file.empty()) b.seed_file = fs::absolute(b.seed_file).string();
+    if (flags.opt.seed_secret) b.secret_seed = flags.opt.seed;
     try {
       return run_batch(paths, b);
     } catch (const SlurmError& e) {
@@ -265,8 +326,8 @@ int run(int argc, char** argv) {
     app.add_option("slugs", b.slugs, "only these problems (default: every problem this machine can run)");
     app.add_option("--out", b.out, "the results folder (default: bench/results)");
     app.add_option("--name", b.name, "the results' file name (default: from the GPU or CPU model)");
-    app.add_option("--device", flags.opt.device, "the CUDA device (default 0)");
-    app.add_option("--threads", flags.opt.threads, "OpenMP threads (default: every core)");
+    app.add_option("--device", flags.opt.device, "the CUDA device (default 0)")->check(CLI::Range(0, 1024));
+    app.add_option("--threads", flags.opt.threads, "OpenMP threads (default: every core)")->check(CLI::Range(1, 4096));
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
     flags.settle();
     for (const auto& s : b.slugs)

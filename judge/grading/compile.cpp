@@ -1,25 +1,31 @@
 #include "judge/grading/compile.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <fstream>
 #include <regex>
+#include <sstream>
 
-#include "judge/measure/gpu.h"
+#include "judge/files.h"
 #include "judge/grading/libraries.h"
 #include "judge/isolation/process.h"
+#include "judge/isolation/sandbox.h"
+#include "judge/measure/gpu.h"
 
 namespace hpcjudge {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> compile_command(const Problem& p, const Paths& paths, const fs::path& src,
+namespace {
+
+std::vector<std::string> compile_command(const Problem& p, const fs::path& header, const fs::path& src,
                                          const fs::path& out, const std::string& arch, bool vendor) {
-  const fs::path header = fs::absolute(paths.problem_dir(p.info().slug) / "solve.h");
   std::vector<std::string> argv;
   if (p.info().source_ext == "cu") {
     // The shared CUDA runtime: the runner's own, so its cudaGetLastError sees the submission's launches.
     argv = {nvcc_path(), "-std=c++20", "-O3", "-arch=" + arch, "-cudart", "shared", "-Xcompiler", "-fPIC",
-            "-shared", "-DHPCJUDGE_SUBMISSION", "-include", header.string(), fs::absolute(src).string(),
+            "-shared", "-DHPCJUDGE_SUBMISSION", "-include", header.string(), src.string(),
             "-Xlinker", "-z,defs"};
     if (vendor) {
       // cuBLAS from the toolkit the judge was built with, found at run time without LD_LIBRARY_PATH.
@@ -29,7 +35,7 @@ std::vector<std::string> compile_command(const Problem& p, const Paths& paths, c
   } else {
     argv = {"g++",     "-std=c++20", "-O3",        "-march=native",     "-fopenmp", "-fPIC",
             "-shared", "-DHPCJUDGE_SUBMISSION",    "-include",          header.string(),
-            fs::absolute(src).string(), "-Wl,-z,defs"};
+            src.string(), "-Wl,-z,defs"};
 #if defined(HPCJUDGE_CBLAS_INCLUDE) && defined(HPCJUDGE_OPENBLAS_LIBRARY)
     if (vendor) argv.insert(argv.end(), {std::string("-I") + HPCJUDGE_CBLAS_INCLUDE, HPCJUDGE_OPENBLAS_LIBRARY});
 #endif
@@ -37,6 +43,73 @@ std::vector<std::string> compile_command(const Problem& p, const Paths& paths, c
   argv.insert(argv.end(), {"-o", out.string()});
   return argv;
 }
+
+// Where a submission may take files from: its own folder (the copy, the
+// header, the compiler's temporary files) and the system's and CUDA's headers.
+std::vector<fs::path> allowed_sources(const fs::path& workdir) {
+  std::vector<fs::path> roots = {workdir, "/usr/include", "/usr/lib/gcc", "/usr/local/include"};
+#ifdef HPCJUDGE_CBLAS_INCLUDE
+  roots.push_back(HPCJUDGE_CBLAS_INCLUDE);
+#endif
+  if (const std::string nvcc = nvcc_path(); !nvcc.empty()) {
+    std::error_code ec;
+    const fs::path toolkit = fs::canonical(nvcc, ec).parent_path().parent_path();
+    if (!ec) roots.insert(roots.end(), {toolkit / "include", toolkit / "targets"});
+  }
+  for (fs::path& r : roots) {
+    std::error_code ec;
+    const fs::path c = fs::canonical(r, ec);
+    if (!ec) r = c;
+  }
+  return roots;
+}
+
+const char* kSourceRule =
+    "a submission may include only its problem's solve.h and the system's and the CUDA toolkit's headers, and may "
+    "not take in any other file (#include, .incbin, #embed)";
+
+// The compiler's diagnostics located in files a submission may read; the
+// rest (what a diagnostic in another file would quote of it) is left out.
+std::string diagnostics_inside(const std::string& log, const fs::path& cwd, const std::vector<fs::path>& allowed) {
+  static const std::regex located(R"(^(In file included from |\s+from )?([^:\s][^:]*):\d+(:\d+)?[:,])");
+  std::istringstream in(log);
+  std::string line, kept;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, located) && first_outside({m[2].str()}, cwd, allowed).empty())
+      kept += line + "\n";
+  }
+  return kept;
+}
+
+// The compiler's first error line.
+std::string first_error(const std::string& log) {
+  std::istringstream in(log);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find(" error: ") != std::string::npos || line.find(" Error: ") != std::string::npos) return line;
+  return log.substr(0, log.find('\n'));
+}
+
+std::string read_deps(const fs::path& file, bool& found) {
+  std::ifstream in(file);
+  found = static_cast<bool>(in);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string limits_note(size_t memory) {
+  return "(the compiler may use " + std::to_string(memory >> 20) + " MiB of memory, " +
+         std::to_string(kCompilerCpuSeconds) + " s of CPU time and write files of " +
+         std::to_string(kCompilerFileSize >> 20) + " MiB)";
+}
+
+}  // namespace
+
+fs::path compiled_library(const fs::path& workdir) { return workdir / "submission.so"; }
 
 std::string expected_signature(const Problem& p, const Paths& paths) {
   std::ifstream f(paths.problem_dir(p.info().slug) / "solve.h");
@@ -46,53 +119,148 @@ std::string expected_signature(const Problem& p, const Paths& paths) {
   return sig;
 }
 
-namespace {
-// The compiler's first error line, without the path of the temporary copy.
-std::string first_error(const std::string& log) {
-  std::istringstream in(log);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.find(" error: ") != std::string::npos || line.find(" fatal error: ") != std::string::npos) return line;
-  return log.substr(0, log.find('\n'));
+std::vector<std::string> dependency_paths(const std::string& rule) {
+  std::vector<std::string> paths;
+  std::string token;
+  bool targets = true;  // before the first "target:"
+  auto flush = [&] {
+    if (token.empty()) return;
+    if (targets) {
+      if (token.back() == ':') targets = false;
+    } else {
+      paths.push_back(token);
+    }
+    token.clear();
+  };
+  for (size_t i = 0; i < rule.size(); ++i) {
+    const char c = rule[i];
+    if (c == '\\' && i + 1 < rule.size() && (rule[i + 1] == '\n' || rule[i + 1] == '\r')) {
+      flush();
+      ++i;
+    } else if (c == '\\' && i + 1 < rule.size() && (rule[i + 1] == ' ' || rule[i + 1] == '#')) {
+      token += rule[++i];
+    } else if (c == '$' && i + 1 < rule.size() && rule[i + 1] == '$') {
+      token += '$';
+      ++i;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      flush();
+    } else {
+      token += c;
+    }
+  }
+  flush();
+  return paths;
 }
-}  // namespace
 
-CompileResult compile_submission(const Problem& p, const Paths& paths, const fs::path& src, const fs::path& out,
-                                 const std::string& arch, bool vendor, const std::vector<std::string>& wrapper) {
+std::string first_outside(const std::vector<std::string>& deps, const fs::path& cwd,
+                          const std::vector<fs::path>& allowed) {
+  for (const std::string& d : deps) {
+    const fs::path p = fs::path(d).is_absolute() ? fs::path(d) : cwd / d;
+    std::error_code ec;
+    // Where it leads (symbolic links followed); a name that is gone by now, lexically.
+    fs::path real = fs::canonical(p, ec);
+    if (ec) real = fs::weakly_canonical(p, ec);
+    if (ec) return d;
+    bool ok = false;
+    for (const fs::path& root : allowed) {
+      auto a = real.begin();
+      bool in = true;
+      for (auto b = root.begin(); b != root.end() && in; ++b, ++a) in = a != real.end() && *a == *b;
+      ok = ok || in;
+    }
+    if (!ok) return d;
+  }
+  return "";
+}
+
+CompileResult compile_submission(const Problem& p, const Paths& paths, const std::string& source,
+                                 const fs::path& workdir, const CompileOptions& opt) {
   CompileResult r;
-  std::vector<std::string> argv = wrapper;
-  for (auto& a : compile_command(p, paths, src, out, arch, vendor)) argv.push_back(std::move(a));
-  for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
   const auto t0 = std::chrono::steady_clock::now();
-  // The library rule first: a forbidden header is CE even where the file would compile.
-  std::string preprocess_error;
-  const std::string forbidden = vendor ? "" : forbidden_library(p, included_headers(argv, preprocess_error));
-  if (!forbidden.empty()) {
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.message = forbidden;
-    r.log = forbidden + "\n";
+  const fs::path src = workdir / ("solution." + p.info().source_ext), header = workdir / "solve.h";
+  const fs::path deps = workdir / "deps.d", as_deps = workdir / "as.d";
+  {
+    std::ofstream(src, std::ios::binary) << source;
+    fs::copy_file(paths.problem_dir(p.info().slug) / "solve.h", header, fs::copy_options::overwrite_existing);
+  }
+  SpawnOptions run;
+  run.cwd = workdir;
+  run.env = {{"TMPDIR", workdir.string()}};
+  run.address_space = kCompilerMemory;
+  run.cpu_seconds = kCompilerCpuSeconds;
+  run.file_size = kCompilerFileSize;
+  run.output_limit = kCompilerLog;
+  // As root, the compiler becomes a user of its own, owning only its folder for the time of the compile.
+  if (geteuid() == 0) {
+    run.uid = fresh_runner_uid();
+    if (chown(workdir.c_str(), run.uid, run.uid) != 0) run.uid = 0;
+  }
+  if (opt.sandbox) run.argv = sandbox_wrapper(paths, {.folder = workdir, .compiler = true, .hidden = opt.hidden});
+  for (auto& a : compile_command(p, header, src, compiled_library(workdir), opt.arch, opt.vendor))
+    run.argv.push_back(std::move(a));
+  for (const auto& a : run.argv) r.command += (r.command.empty() ? "" : " ") + a;
+  const std::vector<fs::path> allowed = allowed_sources(workdir);
+  auto finish = [&](const std::string& message, const std::string& log) {
+    if (run.uid != 0) {
+      std::error_code ec;
+      for (const auto& e : fs::directory_iterator(workdir, ec)) lchown(e.path().c_str(), 0, 0);
+      chown(workdir.c_str(), 0, 0);
+    }
+    r.seconds = since(t0);
+    r.message = message;
+    r.log = log;
     return r;
+  };
+  // The files the preprocessor reads, first under a tighter memory limit (an
+  // #include of /dev/zero ends in a second): each must be one a submission may
+  // read, and the library rule holds on them.
+  {
+    SpawnOptions pre = run;
+    pre.address_space = kPreprocessorMemory;
+    const Preprocessed headers = included_headers(pre);
+    if (!headers.ok) {
+      const std::string log = diagnostics_inside(headers.log, workdir, allowed);
+      const std::string why = log.empty() ? "the preprocessor failed (" + headers.status + ") " +
+                                                limits_note(kPreprocessorMemory) + "; " + kSourceRule
+                                          : first_error(log);
+      return finish(why, log.empty() ? why + "\n" : log);
+    }
+    if (const std::string out = first_outside(headers.headers, workdir, allowed); !out.empty())
+      return finish("reads " + out + ": " + kSourceRule, "reads " + out + ": " + kSourceRule + "\n");
+    if (const std::string forbidden = opt.vendor ? "" : forbidden_library(p, headers.headers); !forbidden.empty())
+      return finish(forbidden, forbidden + "\n");
   }
-  const RunResult run = run_command(argv, 120);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.log = run.output;
-  r.ok = !run.timed_out && run.status.exited && run.status.code == 0;
-  if (r.ok) return r;
+  // The compile, listing what it read once more (a file may include another only some of the time), the
+  // assembler too (what .incbin took in).
+  run.argv.insert(run.argv.end(), {"-MD", "-MF", deps.string()});
+  if (p.info().source_ext == "cu") run.argv.push_back("-Xcompiler=-Wa\\,--MD\\," + as_deps.string());
+  else run.argv.push_back("-Wa,--MD," + as_deps.string());
+  const RunResult c = run_command(run, 120);
+  bool have_deps = false, have_as = false;
+  std::vector<std::string> read = dependency_paths(read_deps(deps, have_deps));
+  for (const std::string& d : dependency_paths(read_deps(as_deps, have_as))) read.push_back(d);
+  if (const std::string out = first_outside(read, workdir, allowed); !out.empty())
+    return finish("reads " + out + ": " + kSourceRule, "reads " + out + ": " + kSourceRule + "\n");
+  r.ok = !c.timed_out && c.status.exited && c.status.code == 0;
+  if (r.ok && (!have_deps || !have_as)) {
+    r.ok = false;
+    return finish("the compiler did not list the files it read, so its output is not used", "");
+  }
+  if (r.ok) return finish("", c.output);
+  // Without the list of what it read, only diagnostics in the submission's own files are kept.
+  const std::string log = have_deps ? c.output : diagnostics_inside(c.output, workdir, allowed);
   const std::string sig = expected_signature(p, paths);
-  if (run.timed_out) {
-    r.message = "compilation took longer than 120 s";
-  } else if (std::regex_search(r.log, std::regex("conflicting declaration|ambiguating new declaration|"
-                                                  "new declaration .*solve|declaration of C function|"
-                                                  "declaration is incompatible|overloaded function \"solve\"|"
-                                                  "cannot overload functions distinguished by return type|"
-                                                  "differ only in their return type"))) {
-    r.message = "solve() does not match the expected signature: " + sig;
-  } else if (r.log.find("undefined reference to `solve'") != std::string::npos) {
-    r.message = "no extern \"C\" solve() is defined; expected: " + sig;
-  } else {
-    r.message = first_error(r.log);
-  }
-  return r;
+  if (c.timed_out) return finish("compilation took longer than 120 s", log);
+  if (!have_deps) return finish("the compiler was stopped (" + c.status.describe() + ") " + limits_note(kCompilerMemory), log);
+  if (std::regex_search(log, std::regex("conflicting declaration|ambiguating new declaration|"
+                                        "new declaration .*solve|declaration of C function|"
+                                        "declaration is incompatible|overloaded function \"solve\"|"
+                                        "cannot overload functions distinguished by return type|"
+                                        "differ only in their return type")))
+    return finish("solve() does not match the expected signature: " + sig, log);
+  if (log.find("undefined reference to `solve'") != std::string::npos)
+    return finish("no extern \"C\" solve() is defined; expected: " + sig, log);
+  return finish(first_error(log), log);
 }
 
 }  // namespace hpcjudge

@@ -1,5 +1,15 @@
 // Compiling a submission into a shared library the runner can load, with the
 // problem's header force-included so a changed signature cannot compile.
+//
+// The compiler is untrusted: it is handed a copy of the submission and of the
+// header in a folder of its own (its working folder and TMPDIR, where its
+// output goes), runs with limits on memory, CPU time, file size and output, as
+// the runner's unprivileged user id when the judge is root, and dies with the
+// judge; under --sandbox it sees the system's and the CUDA toolkit's folders
+// and its own, nothing else. Every file it read (the preprocessor's
+// dependency list, and the assembler's, which names what `.incbin` took in) must
+// be the copy, the header, or a system or CUDA header: anything else is CE
+// naming the rule, and its log is not kept, so no file's content reaches a report.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -18,19 +28,39 @@ struct CompileResult {
   std::string message;  // one line for the verdict: the cause, in the judge's words
 };
 
-// arch: the GPU's "sm_XY" for CUDA problems (ignored for C++). vendor: a vendor
-// anchor of `judge bench`, linked against cuBLAS (CUDA) or OpenBLAS (C++) and
-// exempt from the problem's library rule.
-std::vector<std::string> compile_command(const Problem& p, const Paths& paths, const std::filesystem::path& src,
-                                         const std::filesystem::path& out, const std::string& arch,
-                                         bool vendor = false);
+struct CompileOptions {
+  std::string arch;  // the GPU's "sm_XY" for CUDA problems (ignored for C++)
+  // A vendor anchor of `judge bench`, linked against cuBLAS (CUDA) or OpenBLAS
+  // (C++) and exempt from the problem's library rule.
+  bool vendor = false;
+  bool sandbox = false;  // the compiler under bubblewrap
+  std::vector<std::filesystem::path> hidden;  // more paths the sandbox hides
+};
 
-// wrapper: what the compiler runs under (the sandbox), or empty.
-CompileResult compile_submission(const Problem& p, const Paths& paths, const std::filesystem::path& src,
-                                 const std::filesystem::path& out, const std::string& arch, bool vendor = false,
-                                 const std::vector<std::string>& wrapper = {});
+// The limits the compiler runs under.
+inline constexpr size_t kCompilerMemory = size_t{4} << 30;      // address space, each process
+inline constexpr size_t kPreprocessorMemory = size_t{1} << 30;  // the dependency pass
+inline constexpr unsigned long kCompilerCpuSeconds = 120;
+inline constexpr size_t kCompilerFileSize = size_t{512} << 20;  // its largest output file
+inline constexpr size_t kCompilerLog = 256 * 1024;
+
+// Compiles `source` (the submission's text) into `workdir`/submission.so;
+// `workdir` is a fresh folder of the judge's.
+CompileResult compile_submission(const Problem& p, const Paths& paths, const std::string& source,
+                                 const std::filesystem::path& workdir, const CompileOptions& opt);
+
+// The library compile_submission() writes.
+std::filesystem::path compiled_library(const std::filesystem::path& workdir);
 
 // The declarations of problems/<slug>/solve.h, one per line, as a student must write them.
 std::string expected_signature(const Problem& p, const Paths& paths);
+
+// The paths a Makefile-style dependency list (gcc -MD, as --MD) names, targets left out.
+std::vector<std::string> dependency_paths(const std::string& make_rule);
+
+// The first of `deps` (relative ones taken from `cwd`) that is not inside one
+// of `allowed` (folders or files), after following symbolic links; "" if none.
+std::string first_outside(const std::vector<std::string>& deps, const std::filesystem::path& cwd,
+                          const std::vector<std::filesystem::path>& allowed);
 
 }  // namespace hpcjudge

@@ -9,6 +9,7 @@
 
 #include "judge/measure/calibration.h"
 #include "judge/grading/compile.h"
+#include "judge/files.h"
 #include "judge/measure/gpu.h"
 #include "harness/verify.h"
 #include "judge/grading/reference_cache.h"
@@ -133,7 +134,8 @@ std::string first_sanitizer_report(const std::string& out) {
 std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs::path& lib, const GradeOptions& opt,
                      const Paths& paths, int threads, const std::vector<std::string>& tool) {
   std::vector<std::string> wrapper =
-      opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), true) : std::vector<std::string>{};
+      opt.sandbox ? sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = true, .hidden = opt.hidden})
+                  : std::vector<std::string>{};
   wrapper.insert(wrapper.end(), {compute_sanitizer_path(), "--error-exitcode", "86", "--print-limit", "5"});
   wrapper.insert(wrapper.end(), tool.begin(), tool.end());
   // Each device buffer its own allocation, so the tool sees reads past one too.
@@ -352,17 +354,17 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     }
   }
   TempDir tmp;
-  const fs::path lib = tmp.path / "submission.so";
-  // Sandboxed, the compiler sees a copy of the source in the temporary folder
-  // and nothing of reference/, tests/ or the caches: an #include of an answer fails.
-  fs::path source = src;
-  std::vector<std::string> compile_wrapper;
-  if (opt.sandbox) {
-    source = tmp.path / src.filename();
-    fs::copy_file(src, source, fs::copy_options::overwrite_existing);
-    compile_wrapper = sandbox_wrapper(paths, tmp.path, false, true, {paths.problem_dir(p.info().slug)});
-  }
-  const CompileResult cr = compile_submission(p, paths, source, lib, arch, opt.vendor, compile_wrapper);
+  const fs::path lib = compiled_library(tmp.path);
+  // The compiler gets a copy of the source, read here as a regular file and no more than a source's size:
+  // in a participant's folder the file itself, elsewhere what a symbolic link leads to.
+  if (!opt.folder.empty())
+    if (const std::string why = not_a_regular_file(src, opt.folder); !why.empty()) throw FileRefused(why);
+  const CompileResult cr = compile_submission(p, paths,
+                                              read_regular_file(opt.folder.empty() ? fs::canonical(src) : src,
+                                                                kMaxSourceBytes),
+                                              tmp.path,
+                                              {.arch = arch, .vendor = opt.vendor, .sandbox = opt.sandbox,
+                                               .hidden = opt.hidden});
   r.compiled = cr.ok;
   r.compile_command = cr.command;
   r.compile_log = cr.log;
@@ -379,7 +381,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   }
   {
     const std::vector<std::string> wrapper =
-        opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), gpu) : std::vector<std::string>{};
+        opt.sandbox ? sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden})
+                    : std::vector<std::string>{};
     Session s(paths, p,
               {.library = lib,
                .threads = r.machine.threads,

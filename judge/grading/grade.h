@@ -3,6 +3,7 @@
 // cases and score. Listener hears each step as it happens (progress).
 #pragma once
 #include <filesystem>
+#include <vector>
 
 #include "harness/problem.h"
 #include "judge/paths.h"
@@ -11,6 +12,7 @@
 namespace hpcjudge {
 
 inline constexpr uint64_t kPublicSeed = 42;
+inline constexpr size_t kMaxSourceBytes = size_t{4} << 20;  // a submission's source file, at most
 
 struct GradeOptions {
   uint64_t seed = kPublicSeed;
@@ -21,6 +23,11 @@ struct GradeOptions {
   int device = 0;     // the CUDA device
   bool sanitize = false;  // compute-sanitizer memcheck on the functional tests
   bool sandbox = false;   // the runner under bubblewrap (judge/isolation/sandbox.h)
+  // A batch's participant folder: the file must be a regular file inside it
+  // (judge/files.h), not a symbolic link; elsewhere a link is followed to a regular file.
+  std::filesystem::path folder;
+  bool unisolated = false;  // --unsafe-no-isolation: graded without a user of its own or the sandbox (reports say so)
+  std::vector<std::filesystem::path> hidden;  // more paths the sandbox hides (a batch's class and results folders)
   // A vendor anchor for `judge bench` (reference/solutions/<slug>/vendor.*): every
   // library allowed, cuBLAS or OpenBLAS linked.
   bool vendor = false;

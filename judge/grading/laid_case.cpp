@@ -38,12 +38,13 @@ std::optional<Checked> size_workspace(const Problem& p, Signature& sig, Session&
   call += ")";
   const CallOutcome o = s.workspace_size(sig.workspace_args, p.info().test_time_limit_s);
   if (auto bad = failed_call(o)) return Checked{bad->verdict, call + ": " + bad->message};
-  const auto limit = static_cast<size_t>(p.info().workspace_per_input_byte * static_cast<double>(sig.input_bytes()));
+  const size_t limit = p.workspace_limit(sig);
   const auto asked = static_cast<uint64_t>(o.ret);
   if (asked > limit)
     return Checked{Verdict::MLE, call + " asked for " + std::to_string(asked) + " bytes; the limit is " +
                                      std::to_string(limit) + " (" + format_value(p.info().workspace_per_input_byte) +
-                                     " bytes per input byte)"};
+                                     " bytes per input byte plus " +
+                                     std::to_string(p.info().workspace_floor_bytes >> 20) + " MiB)"};
   sig.buffers[w].count = asked;
   return std::nullopt;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "judge/grading/compile.h"
 #include "judge/isolation/process.h"
 
 namespace hpcjudge {
@@ -49,9 +50,11 @@ std::string forbidden_library(const Problem& p, const std::vector<std::string>& 
   return "";
 }
 
-std::vector<std::string> included_headers(const std::vector<std::string>& compile_argv, std::string& error) {
+Preprocessed included_headers(SpawnOptions compile) {
   // The compile command with its output replaced by a dependency listing.
-  std::vector<std::string> argv;
+  const std::vector<std::string> compile_argv = compile.argv;
+  std::vector<std::string>& argv = compile.argv;
+  argv.clear();
   for (size_t i = 0; i < compile_argv.size(); ++i) {
     if (compile_argv[i] == "-o") {
       ++i;
@@ -65,24 +68,20 @@ std::vector<std::string> included_headers(const std::vector<std::string>& compil
     argv.push_back(compile_argv[i]);
   }
   argv.push_back("-M");
-  const RunResult r = run_command(argv, 120, 4 << 20);
-  std::vector<std::string> headers;
+  compile.output_limit = 4 << 20;
+  const RunResult r = run_command(compile, 120);
+  Preprocessed pre;
+  std::vector<std::string>& headers = pre.headers;
   if (r.timed_out || !r.status.exited || r.status.code != 0) {
-    error = r.output;
-    return headers;
+    pre.log = r.output;
+    pre.status = r.timed_out ? "it took longer than 120 s" : r.status.describe();
+    return pre;
   }
-  std::istringstream in(r.output);
-  std::string token;
-  bool first = true;
-  while (in >> token) {
-    if (first) {  // "target.o:"
-      first = false;
-      continue;
-    }
-    // The submission and its force-included header are the judge's own inputs, not libraries.
-    if (token != "\\" && std::find(argv.begin(), argv.end(), token) == argv.end()) headers.push_back(token);
-  }
-  return headers;
+  pre.ok = true;
+  // The submission and its force-included header are the judge's own inputs, not libraries.
+  for (const std::string& path : dependency_paths(r.output))
+    if (std::find(argv.begin(), argv.end(), path) == argv.end()) headers.push_back(path);
+  return pre;
 }
 
 }  // namespace hpcjudge

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/problem.h"
+#include "judge/isolation/process.h"
 #include "judge/paths.h"
 
 namespace hpcjudge {
@@ -27,8 +28,14 @@ std::string library_rule(const Problem& p);
 // The first forbidden library a header list uses, as a CE message; "" when none.
 std::string forbidden_library(const Problem& p, const std::vector<std::string>& headers);
 
-// The headers `src` includes, as the compiler resolves them; `error` gets the
-// compiler's message when it cannot even preprocess the file.
-std::vector<std::string> included_headers(const std::vector<std::string>& compile_argv, std::string& error);
+// The headers a compile includes, as the compiler resolves them: its command
+// run (with its limits, user and folder) as a dependency listing.
+struct Preprocessed {
+  bool ok = false;
+  std::vector<std::string> headers;  // the submission and its force-included header left out
+  std::string log;                   // the preprocessor's output when it failed
+  std::string status;                // how it ended, when it failed
+};
+Preprocessed included_headers(SpawnOptions compile);
 
 }  // namespace hpcjudge

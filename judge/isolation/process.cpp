@@ -7,18 +7,26 @@
 #include <signal.h>
 #include <dirent.h>
 #include <grp.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <fstream>
 #include <cstring>
+#include <map>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <tuple>
 
 namespace hpcjudge {
 
@@ -34,6 +42,7 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
   std::vector<char*> argv;
   for (const auto& a : opt.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  const pid_t judge = getpid();
   pid_ = fork();
   if (pid_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid_ == 0) {
@@ -52,12 +61,26 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
       const rlimit lim{opt.max_tasks, opt.max_tasks};
       setrlimit(RLIMIT_NPROC, &lim);
     }
+    for (const auto& [resource, value] : {std::pair{RLIMIT_AS, opt.address_space}, std::pair{RLIMIT_CPU, size_t{opt.cpu_seconds}},
+                                          std::pair{RLIMIT_FSIZE, opt.file_size}})
+      if (value > 0) {
+        const rlimit lim{value, value};
+        setrlimit(resource, &lim);
+      }
+    if (!opt.cwd.empty() && chdir(opt.cwd.c_str()) != 0) {
+      std::fprintf(stderr, "cannot enter %s: %s\n", opt.cwd.c_str(), std::strerror(errno));
+      _exit(127);
+    }
     const std::vector<gid_t> groups(opt.groups.begin(), opt.groups.end());
     if (opt.uid != 0 && (setgroups(groups.size(), groups.data()) != 0 || setresgid(opt.uid, opt.uid, opt.uid) != 0 ||
                          setresuid(opt.uid, opt.uid, opt.uid) != 0)) {
       std::fprintf(stderr, "cannot switch to user %u: %s\n", opt.uid, std::strerror(errno));
       _exit(127);
     }
+    // Dies with the judge. Set after the change of user, which clears it; a
+    // judge already gone by now is not noticed by the signal, so look.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != judge) _exit(127);
     execvp(argv[0], argv.data());
     std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
@@ -217,6 +240,10 @@ RunResult run_command(const std::vector<std::string>& argv, double timeout_s, si
   SpawnOptions opt;
   opt.argv = argv;
   opt.output_limit = output_limit;
+  return run_command(opt, timeout_s);
+}
+
+RunResult run_command(const SpawnOptions& opt, double timeout_s) {
   Child c(opt);
   RunResult r;
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
@@ -225,8 +252,73 @@ RunResult run_command(const std::vector<std::string>& argv, double timeout_s, si
     c.kill();
   }
   r.status = c.reap();
+  if (opt.uid != 0) c.kill();  // a command run as a user of its own leaves none of its processes behind
   r.output = c.output();
   return r;
+}
+
+std::vector<int> process_family(int root) {
+  std::multimap<int, int> children;  // parent -> child
+  each_process([&](int pid, unsigned, const std::string& stat) {
+    const size_t close = stat.rfind(')');
+    int ppid = 0;
+    if (close != std::string::npos && std::sscanf(stat.c_str() + close + 1, " %*c %d", &ppid) == 1)
+      children.emplace(ppid, pid);
+  });
+  std::vector<int> family = {root};
+  for (size_t i = 0; i < family.size(); ++i) {
+    const auto [from, to] = children.equal_range(family[i]);
+    for (auto it = from; it != to; ++it) family.push_back(it->second);
+  }
+  return family;
+}
+
+size_t family_memory_bytes(const std::vector<int>& pids) {
+  constexpr long kTmpfs = 0x01021994, kHugetlbfs = 0x958458f6;
+  std::set<std::pair<dev_t, ino_t>> files;              // shared-memory files counted whole
+  std::set<std::tuple<dev_t, ino_t, std::string>> maps;  // file mappings counted (device, inode, offset)
+  size_t total = 0;
+  // The files each process holds open: a memfd or /dev/shm file grown without
+  // being mapped is memory no resident figure shows.
+  for (int pid : pids) {
+    const std::string fd_dir = "/proc/" + std::to_string(pid) + "/fd";
+    DIR* d = opendir(fd_dir.c_str());
+    if (!d) continue;
+    while (const dirent* e = readdir(d)) {
+      if (e->d_name[0] == '.') continue;
+      const std::string fd = fd_dir + "/" + e->d_name;
+      struct stat st {};
+      struct statfs fs {};
+      if (stat(fd.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || statfs(fd.c_str(), &fs) != 0) continue;
+      if (fs.f_type != kTmpfs && fs.f_type != kHugetlbfs) continue;
+      if (files.insert({st.st_dev, st.st_ino}).second) total += static_cast<size_t>(st.st_blocks) * 512;
+    }
+    closedir(d);
+  }
+  // Resident memory, mapping by mapping: private memory always, a file's
+  // pages once however many processes or mappings share them.
+  for (int pid : pids) {
+    std::ifstream smaps("/proc/" + std::to_string(pid) + "/smaps");
+    std::string line;
+    bool counted = true;  // the current mapping's pages are already in the total
+    while (std::getline(smaps, line)) {
+      if (line.empty()) continue;
+      if (std::isxdigit(static_cast<unsigned char>(line[0])) && line.find('-') < line.find(' ')) {
+        // "start-end perms offset major:minor inode [path]"
+        std::istringstream in(line);
+        std::string range, perms, offset, dev;
+        unsigned long inode = 0;
+        in >> range >> perms >> offset >> dev >> inode;
+        unsigned major = 0, minor = 0;
+        std::sscanf(dev.c_str(), "%x:%x", &major, &minor);
+        const dev_t device = makedev(major, minor);
+        counted = inode != 0 && (files.count({device, inode}) || !maps.insert({device, inode, offset}).second);
+        continue;
+      }
+      if (!counted && line.rfind("Rss:", 0) == 0) total += std::strtoull(line.c_str() + 4, nullptr, 10) * 1024;
+    }
+  }
+  return total;
 }
 
 }  // namespace hpcjudge

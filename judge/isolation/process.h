@@ -3,10 +3,12 @@
 // it), its stdout and stderr merged into one pipe that the judge drains while
 // it waits (the first `output_limit` bytes are kept, the rest only counted, so
 // a child that floods its output never stalls the judge), and a pidfd so the
-// judge learns of its exit without polling.
+// judge learns of its exit without polling. A child dies with the judge
+// (PR_SET_PDEATHSIG): a compiler or runner never outlives it.
 #pragma once
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +36,15 @@ struct SpawnOptions {
   unsigned uid = 0;
   std::vector<unsigned> groups;  // with uid: its supplementary groups (none by default)
   unsigned long max_tasks = 0;
+  std::filesystem::path cwd;     // starts there (empty: the judge's own)
+  // Resource limits (0: none). address_space: RLIMIT_AS, what a compiler may map.
+  // cpu_seconds: RLIMIT_CPU, CPU time of each process (SIGXCPU, then SIGKILL).
+  // file_size: RLIMIT_FSIZE, the largest file the child may write or grow,
+  // memfds and /dev/shm included (ftruncate, fallocate, write past it: SIGXFSZ),
+  // so memory held in a file counts against a bound the address space misses.
+  size_t address_space = 0;
+  unsigned long cpu_seconds = 0;
+  size_t file_size = 0;
 };
 
 class Child {
@@ -78,6 +89,7 @@ struct RunResult {
   std::string output;
 };
 RunResult run_command(const std::vector<std::string>& argv, double timeout_s, size_t output_limit = 256 * 1024);
+RunResult run_command(const SpawnOptions& opt, double timeout_s);
 
 // Tasks (threads of all processes) whose real user is `uid`: what RLIMIT_NPROC counts.
 size_t tasks_of_user(unsigned uid);
@@ -86,5 +98,15 @@ size_t tasks_of_user(unsigned uid);
 // for every call in this process (a judge may hold several runners at once, and
 // killing one's user must not kill the others) and from every other judge's.
 unsigned fresh_runner_uid();
+
+// The host memory a family of processes holds, in bytes: the resident memory of
+// each (anonymous, file-backed and shared, from /proc/PID/smaps_rollup) plus
+// the pages of every shared-memory file any of them has open but not mapped
+// (a memfd grown with fallocate, a file in /dev/shm), each file counted once.
+// A process that is gone counts nothing.
+size_t family_memory_bytes(const std::vector<int>& pids);
+
+// The processes whose ancestry reaches `root` (itself included) right now.
+std::vector<int> process_family(int root);
 
 }  // namespace hpcjudge

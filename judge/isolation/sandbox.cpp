@@ -21,24 +21,48 @@ std::string bubblewrap_path() {
   return "";
 }
 
-std::vector<std::string> sandbox_wrapper(const Paths& paths, const fs::path& submission_dir, bool gpu,
-                                         bool writable, const std::vector<fs::path>& also) {
-  std::vector<std::string> w = {bubblewrap_path(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
-                                "--tmpfs", "/tmp", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-                                "--die-with-parent"};
+std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOptions& opt) {
+  std::vector<std::string> w = {bubblewrap_path()};
+  if (opt.compiler) {
+    // The programs, libraries and headers of the system and the CUDA toolkit
+    // (wherever it is installed), and nothing of home folders, class folders,
+    // results or other judges' temporary folders.
+    for (const char* dir : {"/usr", "/etc", "/opt"})
+      if (fs::is_directory(dir)) w.insert(w.end(), {"--ro-bind", dir, dir});
+    for (const char* link : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
+      std::error_code ec;
+      if (fs::is_symlink(link, ec)) w.insert(w.end(), {"--symlink", fs::read_symlink(link, ec).string(), link});
+      else if (fs::is_directory(link, ec)) w.insert(w.end(), {"--ro-bind", link, link});
+    }
+    if (const std::string nvcc = nvcc_path(); !nvcc.empty()) {
+      std::error_code ec;
+      const fs::path toolkit = fs::canonical(fs::path(nvcc), ec).parent_path().parent_path();
+      if (!ec) w.insert(w.end(), {"--ro-bind", toolkit.string(), toolkit.string()});
+    }
+  } else {
+    w.insert(w.end(), {"--ro-bind", "/", "/"});
+  }
+  w.insert(w.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--unshare-net", "--unshare-ipc",
+                     "--unshare-uts", "--unshare-pid", "--die-with-parent"});
   // The GPU's device nodes, and nothing else of the host's /dev.
-  if (gpu)
+  if (opt.gpu)
     for (const fs::path& node : nvidia_device_nodes()) w.insert(w.end(), {"--dev-bind", node.string(), node.string()});
   // The runner and the compiled submission, read-only, also where they live under
   // /tmp (a checkout or a build there), which the private /tmp would hide.
-  w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string()});
-  w.insert(w.end(), {writable ? "--bind" : "--ro-bind", submission_dir.string(), submission_dir.string()});
-  for (const fs::path& dir : also) w.insert(w.end(), {"--ro-bind", dir.string(), dir.string()});
-  // The answers and the tests are not the submission's to read.
-  // Nor are cached reference answers and scales, or earlier reports.
-  for (const fs::path& hidden : {paths.root / "reference", paths.root / "tests", paths.cache, paths.root / ".hpcjudge"})
-    if (fs::is_directory(hidden)) w.insert(w.end(), {"--tmpfs", hidden.string()});
-  w.insert(w.end(), {"--chdir", "/tmp"});
+  if (!opt.compiler)
+    w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string()});
+  // The answers and the tests are not the submission's to read, nor are cached
+  // reference answers and scales, earlier reports, or what the judge names.
+  std::vector<fs::path> hidden = {paths.root / "reference", paths.root / "tests", paths.cache, paths.root / ".hpcjudge"};
+  hidden.insert(hidden.end(), opt.hidden.begin(), opt.hidden.end());
+  for (const fs::path& h : hidden) {
+    std::error_code ec;
+    if (fs::is_directory(h, ec)) w.insert(w.end(), {"--tmpfs", h.string(), "--remount-ro", h.string()});
+    else if (fs::exists(h, ec)) w.insert(w.end(), {"--ro-bind", "/dev/null", h.string()});
+  }
+  // Bound last, so that its folder is there even inside a hidden one.
+  w.insert(w.end(), {opt.compiler ? "--bind" : "--ro-bind", opt.folder.string(), opt.folder.string()});
+  w.insert(w.end(), {"--chdir", opt.compiler ? opt.folder.string() : "/tmp"});
   return w;
 }
 

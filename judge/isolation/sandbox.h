@@ -1,9 +1,12 @@
 // --sandbox: the runner child under bubblewrap (Debian's `bubblewrap`). No
-// network, the whole filesystem read-only, a private /tmp, a minimal /dev
-// plus the GPU's device nodes, and the repository's reference/ and tests/
-// hidden. The compiled submission is bound in read-only. The compiler runs
-// sandboxed too, writing only its own folder: an #include of a reference
-// solution, a test or a cached answer finds nothing.
+// network, its own PID namespace (it sees no other process, and every process
+// it starts dies with it), the whole filesystem read-only, a private /tmp, a
+// minimal /dev plus the GPU's device nodes, and the repository's reference/
+// and tests/, the judge's caches and reports and whatever else the judge names
+// (a batch's class folder, results folder and seed file) hidden. The compiled
+// submission is bound in read-only. The compiler runs sandboxed too, writing
+// only its own folder, and sees less still: the system's and the CUDA
+// toolkit's folders, the problem's folder and its own, nothing else.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -16,11 +19,14 @@ namespace hpcjudge {
 // bwrap on PATH ("" when not installed).
 std::string bubblewrap_path();
 
-// The command the runner (or, with `writable`, the compiler writing into
-// submission_dir) is started under.
-// `also` are more folders bound in read-only (the problem's folder, for the
-// compiler: its solve.h is force-included), for a checkout under /tmp.
-std::vector<std::string> sandbox_wrapper(const Paths& paths, const std::filesystem::path& submission_dir, bool gpu,
-                                         bool writable = false, const std::vector<std::filesystem::path>& also = {});
+struct SandboxOptions {
+  std::filesystem::path folder;  // the submission's folder: bound read-only (the runner) or writable (the compiler)
+  bool gpu = false;              // the GPU's device nodes
+  bool compiler = false;         // the compiler: `folder` writable and its working folder, the system's folders only
+  std::vector<std::filesystem::path> hidden;  // more paths hidden: a folder under an empty tmpfs, a file as /dev/null
+};
+
+// The command the runner or the compiler is started under.
+std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOptions& opt);
 
 }  // namespace hpcjudge

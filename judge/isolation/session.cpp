@@ -1,5 +1,6 @@
 #include "judge/isolation/session.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -106,6 +107,9 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
     sp.argv.push_back(a);
   if (opt.memory_limit > 0) sp.argv.insert(sp.argv.end(), {"--memory-limit", std::to_string(opt.memory_limit)});
   sp.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
+  // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
+  // is in no address space: no file of the runner's may outgrow the limit.
+  sp.file_size = opt.memory_limit;
   // Processes and threads: a fork bomb stops at a limit and is killed whole.
   // Run as root, the runner gets a user id of its own, so the limit binds (it
   // never binds root) and the kill reaches every process it started. A GPU
@@ -224,6 +228,11 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
       alive_ = false;
       o.status = CallOutcome::Crashed;
       o.message = std::string("the process ended with ") + st.describe() + " during " + during;
+      if (!st.exited && st.signal == SIGXFSZ && opt_.memory_limit > 0) {
+        o.status = CallOutcome::OutOfMemory;
+        o.message = std::string("grew a file (a memfd or shared memory) past the memory limit of ") +
+                    std::to_string(opt_.memory_limit) + " bytes during " + during;
+      }
       return x;
     }
     if (m->fd >= 0) close(m->fd);

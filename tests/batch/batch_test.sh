@@ -9,6 +9,9 @@ judge=$1 class=$2 expected=$3 browser=${4:-}
 if [ -n "${HPCJUDGE_REQUIRE_GPU:-}" ]; then expected=${expected%.txt}.gpu.txt; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The sample class's files are links to the reference solutions; a participant's file must be a regular file of
+# their own (a link is not graded), so the class is graded as copies.
+cp -rL "$class" "$tmp/class" && class=$tmp/class
 passes=0 fails=0
 check() {  # NAME COMMAND...
   local name=$1; shift

@@ -39,6 +39,29 @@ expect_usage_error "unwritable --json"     "cannot write the report"      softma
 expect_usage_error "unknown option"        "--frobnicate"                 softmax-cpu "$good" --frobnicate
 expect_usage_error "bad seed"              "seed"                         softmax-cpu "$good" --seed banana
 expect_usage_error "no slug"               "slug"
+# Hostile files: only a regular file is read, a FIFO never opened for a wait, a device never read.
+mkfifo "$tmp/fifo.cpp" "$tmp/seed.fifo"
+ln -s /dev/zero "$tmp/zero.cpp"
+head -c 10000 /dev/urandom | od -An -tx1 >"$tmp/big-seed"
+mkdir "$tmp/report-dir"
+expect_usage_error "a FIFO as FILE"        "is a FIFO"                    softmax-cpu "$tmp/fifo.cpp"
+expect_usage_error "a link to /dev/zero"   "is a device"                  softmax-cpu "$tmp/zero.cpp"
+expect_usage_error "--seed-file a FIFO"    "is a FIFO"                    softmax-cpu "$good" --seed-file "$tmp/seed.fifo"
+expect_usage_error "--seed-file /dev/zero" "is a device"                  softmax-cpu "$good" --seed-file /dev/zero
+expect_usage_error "--seed-file too large" "at most 4096"                 softmax-cpu "$good" --seed-file "$tmp/big-seed"
+expect_usage_error "--json /dev/full"      "cannot write the report"      softmax-cpu "$good" --json /dev/full
+expect_usage_error "--json a folder"       "cannot write the report"      softmax-cpu "$good" --json "$tmp/report-dir"
+# Values in range: no negative seed, no overflow, threads and devices that can exist.
+expect_usage_error "negative seed"         "whole number from 0"          softmax-cpu "$good" --seed -1
+expect_usage_error "seed past 2^64"        "whole number from 0"          softmax-cpu "$good" --seed 99999999999999999999999
+expect_usage_error "seed and seed file"    "give one of them"             softmax-cpu "$good" --seed 1 --seed-file "$tmp/big-seed"
+expect_usage_error "zero threads"          "threads"                      softmax-cpu "$good" --threads 0
+expect_usage_error "negative threads"      "threads"                      softmax-cpu "$good" --threads -4
+expect_usage_error "negative device"       "device"                       softmax-cpu "$good" --device -1
+expect_usage_error "device out of range"   "device"                       softmax-cpu "$good" --device 99999
+expect_usage_error "list: bad device"      "device"                       list --device -1
+expect_usage_error "bench: zero threads"   "threads"                      bench softmax-cpu --threads 0
+expect_usage_error "batch: negative seed"  "whole number from 0"          batch "$tmp" --seed -1
 if [ "$(id -u)" != 0 ]; then  # root reads any file
   expect_usage_error "unreadable file"     "cannot be read"               softmax-cpu "$tmp/unreadable.cpp"
 fi

@@ -22,6 +22,9 @@ done
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (slurmd runs jobs as their user)"; exit 77; }
 
 tmp=$(mktemp -d /tmp/hpcjudge-slurm.XXXXXX)
+# The sample class's files are links to the reference solutions; a participant's file must be a regular file of
+# their own (a link is not graded), so the class is graded as copies.
+cp -rL "$class" "$tmp/class" && class=$tmp/class
 chmod 755 "$tmp"  # munged wants its socket's folders searchable by all
 conf=$tmp/slurm.conf
 # Every process the test starts, and every job process, carries this marker in

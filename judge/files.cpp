@@ -1,0 +1,121 @@
+#include "judge/files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace hpcjudge {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string kind_of(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a folder";
+  return "not a regular file";
+}
+
+bool inside(const fs::path& p, const fs::path& folder) {
+  auto a = p.begin();
+  for (auto b = folder.begin(); b != folder.end(); ++b, ++a)
+    if (a == p.end() || *a != *b) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string not_a_regular_file(const fs::path& file, const fs::path& folder) {
+  struct stat st {};
+  if (lstat(file.c_str(), &st) != 0) return file.string() + ": " + std::strerror(errno);
+  if (!S_ISREG(st.st_mode)) return file.string() + " is " + kind_of(st.st_mode) + ", not a regular file";
+  if (folder.empty()) return "";
+  std::error_code ec;
+  const fs::path real = fs::canonical(file, ec), home = fs::canonical(folder, ec);
+  if (ec || !inside(real.parent_path(), home))
+    return file.string() + " resolves to " + real.string() + ", outside the participant's folder";
+  if (st.st_nlink > 1)
+    return file.string() + " has " + std::to_string(st.st_nlink - 1) +
+           " other hard link(s): it may be a file from elsewhere, so it is not graded";
+  return "";
+}
+
+std::string read_regular_file(const fs::path& file, size_t max_bytes) {
+  // O_NONBLOCK: a FIFO put in its place after a check does not stall the open.
+  const int fd = open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ELOOP) throw FileRefused(file.string() + " is a symbolic link, not a regular file");
+    throw FileRefused(file.string() + ": " + std::strerror(errno));
+  }
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    throw FileRefused(file.string() + " is " + kind_of(st.st_mode) + ", not a regular file");
+  }
+  if (static_cast<size_t>(st.st_size) > max_bytes) {
+    close(fd);
+    throw FileRefused(file.string() + " is " + std::to_string(st.st_size) + " bytes; at most " +
+                      std::to_string(max_bytes) + " are read");
+  }
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      close(fd);
+      throw FileRefused(file.string() + ": " + std::strerror(e));
+    }
+    text.append(buf, static_cast<size_t>(n));
+    if (text.size() > max_bytes) {
+      close(fd);
+      throw FileRefused(file.string() + " grew past " + std::to_string(max_bytes) + " bytes while being read");
+    }
+  }
+  close(fd);
+  return text;
+}
+
+void check_can_write(const fs::path& file) {
+  struct stat st {};
+  if (lstat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw FileRefused(file.string() + " is " + kind_of(st.st_mode) + ": cannot write the report there");
+  const fs::path folder = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  if (access(folder.c_str(), W_OK | X_OK) != 0)
+    throw FileRefused(file.string() + ": cannot write the report there (" + folder.string() + ": " +
+                      std::strerror(errno) + ")");
+}
+
+void write_file_atomically(const fs::path& file, const std::string& text) {
+  const fs::path folder = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  std::string part = (folder / ("." + file.filename().string() + ".XXXXXX")).string();
+  const int fd = mkstemp(part.data());
+  if (fd < 0) throw FileRefused("cannot write " + file.string() + ": " + std::strerror(errno));
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int e = errno;
+      close(fd);
+      unlink(part.c_str());
+      throw FileRefused("cannot write " + file.string() + ": " + std::strerror(e));
+    }
+    done += static_cast<size_t>(n);
+  }
+  fchmod(fd, 0644);
+  close(fd);
+  if (rename(part.c_str(), file.c_str()) != 0) {
+    const int e = errno;
+    unlink(part.c_str());
+    throw FileRefused("cannot write " + file.string() + ": " + std::strerror(e));
+  }
+}
+
+}  // namespace hpcjudge

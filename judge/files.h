@@ -1,0 +1,36 @@
+// Files the judge is handed are hostile input: a submission, a class folder, a
+// seed file, a report's destination. Only a regular file is read (never a
+// symlink, a FIFO, a device or a folder; a FIFO swapped in after the check is
+// caught on the open descriptor), up to a size; a file graded as a participant's
+// must lie inside that participant's folder. What the judge writes appears
+// whole or not at all (written aside, then renamed over the target).
+#pragma once
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+namespace hpcjudge {
+
+// Why a file is refused: one line, naming the file.
+struct FileRefused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// "" when `file` is a regular file (a symlink is not one); otherwise why not.
+// With `folder`: the file must also resolve to a place inside that folder, and
+// have no other hard link (a link to a file elsewhere, such as a reference
+// solution or a file of root's, is refused like a symlink to it).
+std::string not_a_regular_file(const std::filesystem::path& file, const std::filesystem::path& folder = {});
+
+// Reads a regular file, not following a symlink, at most max_bytes; throws FileRefused.
+std::string read_regular_file(const std::filesystem::path& file, size_t max_bytes);
+
+// Throws FileRefused when `file` cannot be written atomically: its folder is
+// missing or not writable, or it is a folder, a device (/dev/full) or a FIFO.
+void check_can_write(const std::filesystem::path& file);
+
+// Writes `text` to `file` atomically (a temporary file beside it, renamed over
+// it); throws FileRefused.
+void write_file_atomically(const std::filesystem::path& file, const std::string& text);
+
+}  // namespace hpcjudge

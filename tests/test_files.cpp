@@ -1,0 +1,110 @@
+// Hostile input the judge reads and writes (issue 15): files that are not a regular file of the participant's own,
+// names made to run in a spreadsheet or break a Markdown table or the results folder, and the dependency lists the
+// compiler's reads are checked against.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "judge/classroom/leaderboard.h"
+#include "judge/files.h"
+#include "judge/grading/compile.h"
+
+using namespace hpcjudge;
+namespace fs = std::filesystem;
+
+namespace {
+struct Scratch {
+  fs::path dir;
+  Scratch() {
+    std::string t = (fs::temp_directory_path() / "hpcjudge-files-XXXXXX").string();
+    REQUIRE(mkdtemp(t.data()));
+    dir = t;
+  }
+  ~Scratch() { fs::remove_all(dir); }
+};
+}  // namespace
+
+TEST_CASE("files: only a regular file of the participant's own is one") {
+  Scratch s;
+  const fs::path home = s.dir / "alice", file = home / "softmax-cpu.cpp", outside = s.dir / "elsewhere.cpp";
+  fs::create_directories(home);
+  std::ofstream(file) << "int x;";
+  std::ofstream(outside) << "int y;";
+  CHECK(not_a_regular_file(file, home).empty());
+  CHECK(not_a_regular_file(home / "link.cpp").find("No such") != std::string::npos);
+  fs::create_symlink(outside, home / "link.cpp");
+  CHECK(not_a_regular_file(home / "link.cpp", home).find("symbolic link") != std::string::npos);
+  REQUIRE(mkfifo((home / "fifo.cpp").c_str(), 0600) == 0);
+  CHECK(not_a_regular_file(home / "fifo.cpp").find("a FIFO") != std::string::npos);
+  fs::create_hard_link(outside, home / "hard.cpp");
+  CHECK(not_a_regular_file(home / "hard.cpp", home).find("hard link") != std::string::npos);
+  CHECK(not_a_regular_file("/dev/zero").find("a device") != std::string::npos);
+  // A folder that is itself a link elsewhere: the file resolves outside it.
+  fs::create_directory_symlink(s.dir, home / "up");
+  CHECK(not_a_regular_file(home / "up" / "elsewhere.cpp", home).find("outside") != std::string::npos);
+}
+
+TEST_CASE("files: reading refuses links, FIFOs and devices, and stops at the size") {
+  Scratch s;
+  std::ofstream(s.dir / "seed") << "12345";
+  CHECK(read_regular_file(s.dir / "seed", 4096) == "12345");
+  CHECK_THROWS_AS(read_regular_file(s.dir / "seed", 4), FileRefused);
+  fs::create_symlink(s.dir / "seed", s.dir / "link");
+  CHECK_THROWS_AS(read_regular_file(s.dir / "link", 4096), FileRefused);
+  REQUIRE(mkfifo((s.dir / "fifo").c_str(), 0600) == 0);
+  CHECK_THROWS_AS(read_regular_file(s.dir / "fifo", 4096), FileRefused);  // and returns at once: nobody writes it
+  CHECK_THROWS_AS(read_regular_file("/dev/zero", 4096), FileRefused);
+}
+
+TEST_CASE("files: a report is written whole, and an unwritable target is known before") {
+  Scratch s;
+  write_file_atomically(s.dir / "r.json", "{}\n");
+  std::ifstream in(s.dir / "r.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text == "{}\n");
+  CHECK(fs::directory_iterator(s.dir)->path().filename() == "r.json");  // nothing left aside
+  CHECK_NOTHROW(check_can_write(s.dir / "new.json"));
+  CHECK_THROWS_AS(check_can_write("/dev/full"), FileRefused);
+  CHECK_THROWS_AS(check_can_write(s.dir), FileRefused);
+  CHECK_THROWS_AS(check_can_write(s.dir / "missing" / "r.json"), FileRefused);
+}
+
+TEST_CASE("leaderboard: names are text in a spreadsheet and in Markdown") {
+  CHECK(csv_field("=HYPERLINK(\"x\")") == "\"'=HYPERLINK(\"\"x\"\")\"");
+  CHECK(csv_field("+cmd|calc") == "'+cmd|calc");
+  CHECK(csv_field("-2+3") == "'-2+3");
+  CHECK(csv_field("@SUM(1)") == "'@SUM(1)");
+  CHECK(csv_field("\tx") == "'\tx");
+  CHECK(csv_field("\rx") == "\"'\rx\"");
+  CHECK(csv_field("alice") == "alice");
+  CHECK(md_cell("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert(1)&gt;");
+  CHECK(md_cell("| md | cell") == "\\| md \\| cell");
+  CHECK(md_cell("two\nlines") == "two<br>lines");
+}
+
+TEST_CASE("leaderboard: a participant never lands on the judge's own files") {
+  CHECK(results_folder("alice") == "alice");
+  CHECK(results_folder("slurm") == "slurm (participant)");
+  CHECK(results_folder("leaderboard.json") == "leaderboard.json (participant)");
+  // One folder per name: a name that looks renamed is renamed too.
+  CHECK(results_folder("slurm (participant)") == "slurm (participant) (participant)");
+}
+
+TEST_CASE("compile: what the compiler read, from its dependency lists, is checked where it leads") {
+  CHECK(dependency_paths("x.o: a.cpp /usr/include/stdio.h \\\n /etc/my\\ file.h\n") ==
+        std::vector<std::string>{"a.cpp", "/usr/include/stdio.h", "/etc/my file.h"});
+  CHECK(dependency_paths("c.o : c.cu \\\n    /usr/include/stdio.h\n") ==
+        std::vector<std::string>{"c.cu", "/usr/include/stdio.h"});  // nvcc's form
+  Scratch s;
+  std::ofstream(s.dir / "solution.cpp") << "";
+  const std::vector<fs::path> allowed = {s.dir, "/usr/include"};
+  CHECK(first_outside({"solution.cpp", "/usr/include/stdio.h", "tmpxft-gone.cpp"}, s.dir, allowed).empty());
+  CHECK(first_outside({"/etc/passwd"}, s.dir, allowed) == "/etc/passwd");
+  CHECK(first_outside({"/usr/include/../../etc/passwd"}, s.dir, allowed) == "/usr/include/../../etc/passwd");
+  CHECK(first_outside({"../x.h"}, s.dir, allowed) == "../x.h");
+  fs::create_symlink("/etc/passwd", s.dir / "innocent.h");
+  CHECK(first_outside({"innocent.h"}, s.dir, allowed) == "innocent.h");
+}
