@@ -135,18 +135,21 @@ int cmd_all(const Paths& paths, GradeOptions opt) {
 }
 
 int cmd_grade(const Paths& paths, const std::string& slug, const std::string& file, const std::string& json,
-              const GradeOptions& opt) {
+              const GradeOptions& opt, const HumanOptions& human) {
   const Problem& p = find_problem(slug);
   const fs::path src = file.empty() ? default_solution(p, paths) : fs::path(file);
   check_source(p, src);
   if (!json.empty()) check_writable(json);
-  HumanPrinter printer(p, Style::detect(stdout));
+  HumanPrinter printer(p, Style::detect(stdout), human);
   const Report r = grade(p, src, opt, paths, printer);
   printer.finished(r);
   if (!json.empty()) write_json(r, json);
   // The latest report of your own solution is what `judge pack` hands in beside it.
-  if (file.empty() && !opt.seed_secret)
-    save_local_report(paths, p.info().slug, r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (file.empty() && !opt.seed_secret) {
+    const std::string warning =
+        save_local_report(paths, p.info().slug, r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+  }
   return r.verdict == Verdict::AC ? 0 : 1;
 }
 
@@ -315,10 +318,12 @@ int run(int argc, char** argv) {
   app.add_option("slug", slug, "the problem, e.g. softmax-cpu")->required();
   app.add_option("file", file, "the solution to grade (default: problems/SLUG/solution.cpp or .cu)");
   app.add_option("--json", json, "also write the report as JSON to this file");
+  HumanOptions human;
+  app.add_flag("-v,--verbose", human.verbose, "a wrong answer's every listed mismatch, not the concise summary");
   flags.add_to(app);
   if (auto rc = parse(app, argc, argv)) return *rc;
   flags.settle();
-  return cmd_grade(paths, slug, file, json, flags.opt);
+  return cmd_grade(paths, slug, file, json, flags.opt, human);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // cases and score. Listener hears each step as it happens (progress).
 #pragma once
 #include <filesystem>
+#include <string_view>
 
 #include "harness/problem.h"
 #include "judge/paths.h"
@@ -11,6 +12,8 @@
 namespace hpcjudge {
 
 inline constexpr uint64_t kPublicSeed = 42;
+// The last (largest) test runs a second time with other inputs, named "<name> (new inputs)".
+inline constexpr std::string_view kNewInputs = " (new inputs)";
 
 struct GradeOptions {
   uint64_t seed = kPublicSeed;

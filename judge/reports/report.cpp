@@ -15,6 +15,7 @@ nlohmann::json Report::to_json() const {
   j["schema_version"] = kSchemaVersion;
   j["problem"] = problem;
   j["file"] = file;
+  j["source_key"] = source_key;
   if (seed_secret) j["seed"] = "secret";
   else j["seed"] = seed;
   j["verdict"] = verdict_name(verdict);
@@ -27,6 +28,7 @@ nlohmann::json Report::to_json() const {
                           {"verdict", verdict_name(t.verdict)},
                           {"seconds", t.seconds},
                           {"message", t.message},
+                          {"summary", t.summary},
                           {"max_abs_err", t.max_abs_err},
                           {"max_rel_err", t.max_rel_err},
                           {"device_peak_bytes", opt(t.device_peak_bytes)}});

@@ -21,6 +21,9 @@ struct TestResult {
   std::string message;
   double max_abs_err = 0, max_rel_err = 0;
   std::optional<size_t> device_peak_bytes;  // GPU: device memory solve() held allocated at most
+  // A wrong answer for a student: the count and first mismatch, the largest error and
+  // why the tolerance rejects it, a hint (lines). `message` keeps every listed mismatch.
+  std::string summary = {};
 };
 
 struct BenchResult {
@@ -50,6 +53,7 @@ struct Score {
 struct Report {
   std::string problem;
   std::string file;
+  std::string source_key;  // file_key() of the file graded (judge/paths.h)
   uint64_t seed = 0;
   bool seed_secret = false;  // from --seed-file: never printed, never in the report
   Verdict verdict = Verdict::AC;
