@@ -43,6 +43,7 @@ struct Checked {
   Verdict verdict = Verdict::AC;
   std::string message;
   double max_abs = 0, max_rel = 0;
+  std::string summary = {};  // a wrong answer's concise form (Verification::summary)
 };
 
 // A call that did not return normally, as a verdict.
@@ -150,7 +151,7 @@ Checked check_call(const Problem& p, const Case& c, const Laid& l, const Saved& 
     return {wrong.empty() ? Verdict::AC : Verdict::WA, wrong};
   }
   const Verification v = verify_outputs(p, c, l.buffers(), *against.expected, o.ret);
-  return {v.ok ? Verdict::AC : Verdict::WA, v.message, v.max_abs, v.max_rel};
+  return {v.ok ? Verdict::AC : Verdict::WA, v.message, v.max_abs, v.max_rel, v.summary};
 }
 
 // The call's verdict: how it ended, else what check_call finds.
@@ -189,7 +190,8 @@ TestResult run_test(const Problem& p, const Case& c, const std::string& name, ui
   prepare(l, inputs, s.arena());
   const CallOutcome o = s.call(l.sig, l.layout, false, p.info().test_time_limit_s, l.device_memory_limit);
   const Checked ck = judge_call(p, c, l, inputs, {&expected}, o, s.arena());
-  return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes};
+  return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes,
+          ck.summary};
 }
 
 void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Session& s, Report& r,
@@ -201,7 +203,7 @@ void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Se
   for (const Case& c : cases) runs.push_back({c.name, 0});
   if (!cases.empty()) {
     cases.push_back(cases.back());
-    runs.push_back({cases.back().name + " (new inputs)", 1});
+    runs.push_back({cases.back().name + std::string(kNewInputs), 1});
   }
   double spent = 0;  // solve() time over the tests so far
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -420,6 +422,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   Report r;
   r.problem = p.info().slug;
   r.file = src.string();
+  r.source_key = file_key(src);
   r.seed = opt.seed;
   r.seed_secret = opt.seed_secret;
   r.machine = probe_machine(opt.threads);
@@ -460,8 +463,10 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     return r;
   }
   if (gpu && !device->usable()) {
-    set_verdict(r, Verdict::SKIP, "", "compiled; not run: no CUDA device (" + device->error + ")");
-    r.score.note = "a GPU problem: grade it on a machine with a CUDA device";
+    set_verdict(r, Verdict::SKIP, "", no_device_message(*device));
+    r.machine.gpu["error"] = device->error;  // the CUDA runtime's own words, for the --json report
+    r.score.note = "your file compiles; to run and score it, judge it on a machine with an NVIDIA GPU "
+                   "(a CPU problem runs here: ./judge/judge list)";
     return r;
   }
   {
