@@ -1,7 +1,8 @@
 // The judge command.
 //   judge list                                   problems, kind, points, runnable here
 //   judge all [--no-bench] [--seed S]            grade every problem's solution.* (make judge)
-//   judge SLUG [FILE] [--json OUT] [--seed S | --seed-file F] [--no-bench] [--threads T] [--device N] [--sanitize]
+//   judge SLUG [FILE] [--json OUT] [--verbose] [--seed S | --seed-file F] [--no-bench] [--threads T] [--device N]
+//              [--sanitize] [--sandbox]
 //   judge batch DIR [--out RESULTS] [--force] [--seed-file F] [--no-bench] [--slurm ...]
 //   judge leaderboard RESULTS
 //   judge pack [SLUG...] -o FILE [--name NAME]
