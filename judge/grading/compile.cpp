@@ -20,7 +20,9 @@ std::vector<std::string> compile_command(const Problem& p, const Paths& paths, c
     // The shared CUDA runtime: the runner's own, so its cudaGetLastError sees the submission's launches.
     argv = {nvcc_path(), "-std=c++20", "-O3", "-arch=" + arch, "-cudart", "shared", "-Xcompiler", "-fPIC",
             "-shared", "-DHPCJUDGE_SUBMISSION", "-include", header.string(), fs::absolute(src).string(),
-            "-Xlinker", "-z,defs"};
+            "-Xlinker", "-z,defs",
+            // Each kernel's registers, spills and shared memory, for the report (kernel_resources.h).
+            "-Xptxas", "-v"};
     if (vendor) {
       // cuBLAS from the toolkit the judge was built with, found at run time without LD_LIBRARY_PATH.
       const fs::path lib = fs::path(nvcc_path()).parent_path().parent_path() / "lib64";
@@ -77,7 +79,10 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const fs:
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.log = run.output;
   r.ok = !run.timed_out && run.status.exited && run.status.code == 0;
-  if (r.ok) return r;
+  if (r.ok) {
+    if (p.info().source_ext == "cu") r.kernels = parse_ptxas_info(r.log, arch);
+    return r;
+  }
   const std::string sig = expected_signature(p, paths);
   if (run.timed_out) {
     r.message = "compilation took longer than 120 s";

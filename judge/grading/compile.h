@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/problem.h"
+#include "judge/grading/kernel_resources.h"
 #include "judge/paths.h"
 
 namespace hpcjudge {
@@ -16,6 +17,7 @@ struct CompileResult {
   std::string command;  // as a shell would show it
   std::string log;      // the compiler's own output
   std::string message;  // one line for the verdict: the cause, in the judge's words
+  std::vector<KernelResources> kernels;  // CUDA: each kernel's resources, from ptxas
 };
 
 // arch: the GPU's "sm_XY" for CUDA problems (ignored for C++). vendor: a vendor

@@ -457,6 +457,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   r.compile_command = cr.command;
   r.compile_log = cr.log;
   r.compile_seconds = cr.seconds;
+  if (gpu) r.compile_arch = arch;
+  r.kernels = cr.kernels;
   listener.compiled(r);
   if (!cr.ok) {
     set_verdict(r, Verdict::CE, "", cr.message);

@@ -61,6 +61,10 @@ void HumanPrinter::compiled(const Report& r) {
                                  r.machine.compiler)
                           .c_str());
   if (r.compiled) std::printf("compiled in %.2f s\n", r.compile_seconds);
+  if (!r.kernels.empty()) {
+    std::printf("%s\n", style_.dim("kernels (ptxas, " + r.compile_arch + "):").c_str());
+    for (const KernelResources& k : r.kernels) std::printf("  %s\n", style_.dim(k.describe()).c_str());
+  }
   std::fflush(stdout);
 }
 

@@ -21,6 +21,9 @@ nlohmann::json Report::to_json() const {
   j["verdict"] = verdict_name(verdict);
   j["message"] = message;
   j["compile"] = {{"ok", compiled}, {"seconds", compile_seconds}, {"command", compile_command}, {"log", compile_log}};
+  if (!compile_arch.empty()) j["compile"]["arch"] = compile_arch;
+  j["kernels"] = json::array();
+  for (const auto& k : kernels) j["kernels"].push_back(k.to_json());
   j["tests"] = json::array();
   for (const auto& t : tests)
     j["tests"].push_back({{"name", t.name},

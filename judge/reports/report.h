@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/timing.h"
+#include "judge/grading/kernel_resources.h"
 #include "judge/measure/machine.h"
 #include "judge/grading/verdict.h"
 
@@ -60,6 +61,8 @@ struct Report {
   std::string message;  // the cause of a non-AC verdict, one line
   bool compiled = false;
   std::string compile_command, compile_log;
+  std::string compile_arch;              // CUDA: the "sm_XY" compiled for
+  std::vector<KernelResources> kernels;  // CUDA: each kernel's resource use (nvcc -Xptxas -v)
   double compile_seconds = 0;
   std::vector<TestResult> tests;
   std::vector<BenchResult> bench;
