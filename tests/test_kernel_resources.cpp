@@ -37,6 +37,7 @@ TEST_CASE("parse_ptxas_info: every kernel, demangled, with its registers, spills
   CHECK(k[0].shared_bytes == 0);
   CHECK_FALSE(k[0].blocks_by_shared);
   CHECK(k[1].name == "void tiled<32>(float const*, float*)");
+  CHECK(k[1].mangled == "_Z5tiledILi32EEvPKfPf");
   CHECK(k[1].registers == 116);
   CHECK(k[1].barriers == 1);
   CHECK(k[1].stack_bytes == 256);

@@ -342,6 +342,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
                Report& r, Listener& listener) {
   for (const Case& c : p.benchmarks()) {
     if (c.min_cores > m.cores) continue;
+    if (!opt.only_case.empty() && c.name != opt.only_case) continue;
     listener.bench_start(c);
     Laid l = lay_out(p, c, s);
     if (l.failure) {
@@ -472,16 +473,19 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     return r;
   }
   {
-    const std::vector<std::string> wrapper =
-        opt.sandbox ? sandbox_wrapper(paths, lib.parent_path(), gpu) : std::vector<std::string>{};
+    std::vector<std::string> wrapper = opt.runner_prefix;
+    if (opt.sandbox)
+      for (auto& a : sandbox_wrapper(paths, lib.parent_path(), gpu)) wrapper.push_back(std::move(a));
     Session s(paths, p, lib, r.machine.threads, opt.device, wrapper, false, host_memory_limit(p));
     const CallOutcome started = s.start(60);
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);
     } else {
-      run_tests(p, opt, paths, s, r, listener);
+      // A profile runs one performance case only: a test's launches would be profiled instead.
+      if (opt.only_case.empty()) run_tests(p, opt, paths, s, r, listener);
       // A race is RE, worse than the WA it may also cause: look for one then too.
-      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu) run_sanitizers(p, lib, opt, paths, r, listener);
+      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu && opt.only_case.empty())
+        run_sanitizers(p, lib, opt, paths, r, listener);
       if (r.verdict == Verdict::AC && opt.bench) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
         PeaksInUse peaks(paths, r, p.info().kind, opt.device);

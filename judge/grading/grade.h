@@ -3,7 +3,9 @@
 // cases and score. Listener hears each step as it happens (progress).
 #pragma once
 #include <filesystem>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "harness/problem.h"
 #include "judge/paths.h"
@@ -27,6 +29,10 @@ struct GradeOptions {
   // A vendor anchor for `judge bench` (reference/solutions/<slug>/vendor.*): every
   // library allowed, cuBLAS or OpenBLAS linked.
   bool vendor = false;
+  // `judge profile` (judge/measure/profile.h): only this performance case, without the
+  // functional tests, the runner started under `runner_prefix` (ncu or perf stat).
+  std::string only_case;
+  std::vector<std::string> runner_prefix;
 };
 
 class Listener {

@@ -59,7 +59,7 @@ std::vector<KernelResources> parse_ptxas_info(const std::string& log, const std:
   std::smatch m;
   for (std::string line; std::getline(in, line);) {
     if (std::regex_search(line, m, std::regex("Compiling entry function '([^']+)'"))) {
-      kernels.push_back({.name = demangle(m[1])});
+      kernels.push_back({.name = demangle(m[1]), .mangled = m[1]});
       continue;
     }
     if (kernels.empty()) continue;
@@ -88,6 +88,7 @@ std::vector<KernelResources> parse_ptxas_info(const std::string& log, const std:
 
 nlohmann::json KernelResources::to_json() const {
   nlohmann::json j = {{"name", name},
+                      {"mangled", mangled},
                       {"registers", registers},
                       {"barriers", barriers},
                       {"stack_bytes", stack_bytes},

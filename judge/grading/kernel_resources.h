@@ -12,7 +12,8 @@
 namespace hpcjudge {
 
 struct KernelResources {
-  std::string name;  // demangled: "tiled<32>(float const*, float*)"
+  std::string name;     // demangled: "tiled<32>(float const*, float*)"
+  std::string mangled;  // as the binary has it: "_Z5tiledILi32EEvPKfPf" (what ncu filters on)
   int registers = 0;
   int barriers = 0;
   long stack_bytes = 0, spill_store_bytes = 0, spill_load_bytes = 0;
