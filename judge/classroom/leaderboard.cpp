@@ -131,8 +131,11 @@ json leaderboard_model(const fs::path& results) {
 
 std::string leaderboard_csv(const json& model) {
   std::string s = "rank,participant,total,max";
-  for (const auto& p : model["problems"]) s += "," + csv_field(p["slug"].get<std::string>() + " verdict") + "," +
-                                               csv_field(p["slug"].get<std::string>() + " score");
+  // Appended piece by piece: `"," + std::string` sets off g++ 12's false -Wrestrict (GCC bug 105329).
+  for (const auto& p : model["problems"]) {
+    s += ',';
+    s += csv_field(p["slug"].get<std::string>() + " verdict") + "," + csv_field(p["slug"].get<std::string>() + " score");
+  }
   s += ",graded_at,machine\n";
   for (const auto& row : model["participants"]) {
     s += std::to_string(row["rank"].get<int>()) + "," + csv_field(row["name"]) + "," + fixed1(row["total"]) + "," +
@@ -145,11 +148,13 @@ std::string leaderboard_csv(const json& model) {
         continue;
       }
       const json& r = row["results"][slug];
-      s += "," + r["verdict"].get<std::string>() + "," + fixed1(r["score"]);
+      s += ',';
+      s += r["verdict"].get<std::string>() + "," + fixed1(r["score"]);
       when = std::max(when, r["graded_at"].get<std::string>());
       machine = r["machine"];
     }
-    s += "," + csv_field(when) + "," + csv_field(machine) + "\n";
+    s += ',';
+    s += csv_field(when) + "," + csv_field(machine) + "\n";
   }
   return s;
 }
@@ -159,7 +164,8 @@ std::string leaderboard_markdown(const json& model) {
                   ".\n\n| rank | participant | total |";
   std::string rule = "| ---: | --- | ---: |";
   for (const auto& p : model["problems"]) {
-    s += " " + md_cell(p["slug"]) + " |";
+    s += ' ';
+    s += md_cell(p["slug"]) + " |";
     rule += " --- |";
   }
   s += "\n" + rule + "\n";
@@ -168,9 +174,12 @@ std::string leaderboard_markdown(const json& model) {
          " / " + fixed1(row["max"]) + " |";
     for (const auto& p : model["problems"]) {
       const std::string slug = p["slug"];
-      s += row["results"].contains(slug) ? " " + row["results"][slug]["verdict"].get<std::string>() + " " +
-                                               fixed1(row["results"][slug]["score"]) + " |"
-                                         : " — |";
+      if (!row["results"].contains(slug)) {
+        s += " — |";
+        continue;
+      }
+      s += ' ';
+      s += row["results"][slug]["verdict"].get<std::string>() + " " + fixed1(row["results"][slug]["score"]) + " |";
     }
     s += "\n";
   }
