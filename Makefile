@@ -1,7 +1,8 @@
 # A thin front over CMake. The two set-up commands:
-#   make judge   installs what is missing (as root), builds, grades every problem's solution
-#   make test    builds and runs the tests (ctest)
+#   make judge   installs what judging needs (as root), builds the judge, grades every problem's starter
+#   make test    installs what the tests need too, builds everything and runs the tests (ctest)
 #   make bench   times every problem's baseline, fast reference and vendor anchor side by side (bench/results/)
+# Before the first command: make and a C++ compiler (and the CUDA toolkit for GPU problems).
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -17,14 +18,25 @@ test-deps:
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
+# Everything, the tests included where Catch2 v3 is found.
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
-judge: build
+# Only what judging needs: the judge and its runner.
+judge: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) --target hpcjudge -j $(JOBS)
+	@echo
+	@echo "Grading every problem's starter solution (problems/<slug>/solution.*). The starters are"
+	@echo "unsolved, so WA is expected, and SKIP for GPU problems on a machine without an NVIDIA GPU:"
+	@echo "the point is that the judge runs. Edit a starter, then ./judge/judge <slug>."
+	@echo
 	@./judge/judge all || true
 
-test: test-deps build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+# Configured again with the tests required, so a build from `make judge` gains them.
+test: test-deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DHPCJUDGE_TESTS=ON $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 
 bench: build
 	./judge/judge bench

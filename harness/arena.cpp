@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "text.h"
+
 namespace hpcjudge {
 
 namespace {
@@ -122,7 +124,7 @@ std::string GuardViolation::describe(const std::vector<BufferSpec>& buffers) con
   if (before) return "write before the start of " + b.name + " (byte " + std::to_string(distance) + " before it)";
   return "write past the end of " + b.name + ": " + b.name + "[" +
          std::to_string(b.count + distance / dtype_size(b.type)) + "] (" + b.name + " has " +
-         std::to_string(b.count) + " elements; byte " + std::to_string(distance) + " after its end)";
+         counted(b.count, "element") + "; byte " + std::to_string(distance) + " after its end)";
 }
 
 }  // namespace hpcjudge

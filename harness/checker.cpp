@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "text.h"
+
 namespace hpcjudge {
 
 bool element_close(double got, double expected, const Tolerance& tol) {
@@ -15,6 +17,8 @@ CheckResult check_close(std::span<const float> got, std::span<const double> expe
                         size_t keep) {
   CheckResult r;
   r.checked = got.size();
+  r.tolerance = tol;
+  double worst_ratio = 0;
   for (size_t i = 0; i < got.size(); ++i) {
     const double g = got[i], e = expected[i];
     if (std::isfinite(g) && std::isfinite(e)) {
@@ -28,6 +32,11 @@ CheckResult check_close(std::span<const float> got, std::span<const double> expe
     if (element_close(g, e, tol)) continue;
     if (r.first.size() < keep) r.first.push_back({i, e, g});
     ++r.mismatches;
+    if (std::isfinite(g) && std::isfinite(e)) {
+      // err > allowed >= 0 here, so the ratio is finite unless allowed is 0.
+      const double ratio = std::fabs(g - e) / (tol.atol + tol.rtol * std::fabs(e));
+      if (!r.worst || ratio > worst_ratio) r.worst = Mismatch{i, e, g}, worst_ratio = ratio;
+    }
   }
   return r;
 }
@@ -53,7 +62,7 @@ std::string where(const std::string& buffer, size_t index, size_t cols) {
 
 std::string describe(const CheckResult& r, const std::string& buffer, size_t cols) {
   if (r.ok()) return "";
-  std::string s = std::to_string(r.mismatches) + " of " + std::to_string(r.checked) + " elements of " + buffer +
+  std::string s = std::to_string(r.mismatches) + " of " + counted(r.checked, "element") + " of " + buffer +
                   " wrong: ";
   for (size_t k = 0; k < r.first.size(); ++k) {
     if (k) s += "; ";
@@ -66,6 +75,55 @@ std::string describe(const CheckResult& r, const std::string& buffer, size_t col
   std::snprintf(buf, sizeof buf, " (max abs err %.3g at %s, max rel err %.3g)", r.max_abs_err,
                 where(buffer, r.max_abs_index, cols).c_str(), r.max_rel_err);
   return s + buf;
+}
+
+namespace {
+std::string sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1e", v);
+  return buf;
+}
+std::string value_pair(const std::string& buffer, const Mismatch& m, size_t cols) {
+  return where(buffer, m.index, cols) + " expected " + format_value(m.expected) + ", got " + format_value(m.got);
+}
+}  // namespace
+
+std::string summarize(const CheckResult& r, const std::string& buffer, size_t cols) {
+  if (r.ok()) return "";
+  std::string s = std::to_string(r.mismatches) + " of " + counted(r.checked, "element") + " of " + buffer +
+                  " wrong" + (r.tolerance ? "" : " (compared exactly)");
+  if (!r.first.empty()) s += "; the first: " + value_pair(buffer, r.first.front(), cols);
+  std::string hint;
+  if (r.worst && r.tolerance) {
+    const Mismatch& w = *r.worst;
+    const Tolerance& t = *r.tolerance;
+    const double err = std::fabs(w.got - w.expected), allowed = t.atol + t.rtol * std::fabs(w.expected);
+    s += "\nlargest error: " + value_pair(buffer, w, cols) + ": ";
+    if (w.expected != 0 && t.rtol > 0) {
+      const double rel = err / std::fabs(w.expected);
+      s += "relative error " + sci(rel) + " > " + sci(allowed / std::fabs(w.expected)) + " allowed there (rtol " +
+           format_value(t.rtol) + " + atol " + format_value(t.atol) + " / |expected|)";
+      if (rel < 1e-2) hint = "close, but outside the tolerance: precision is lost, typically in a long sum kept in float; "
+                             "accumulate in double, or in blocks or pairs";
+    } else {
+      s += "absolute error " + sci(err) + " > " + sci(allowed) + " allowed there (atol " + format_value(t.atol) +
+           " + rtol " + format_value(t.rtol) + " x |expected|)";
+    }
+  }
+  if (hint.empty()) {
+    for (const Mismatch& m : r.first) {
+      if (std::isnan(m.got) && !std::isnan(m.expected)) {
+        hint = "NaN where a number is expected: an element never written (outputs start as NaN), or a 0/0 or inf-inf";
+        break;
+      }
+      if (std::isinf(m.got) && std::isfinite(m.expected)) {
+        hint = "an infinity where a finite value is expected: an overflow (exp of a large input, a sum past FLT_MAX)";
+        break;
+      }
+    }
+  }
+  if (!hint.empty()) s += "\nhint: " + hint;
+  return s;
 }
 
 }  // namespace hpcjudge

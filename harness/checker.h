@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -31,6 +32,11 @@ struct CheckResult {
   double max_abs_err = 0;       // over elements where both are finite
   double max_rel_err = 0;       // |got - expected| / |expected|, expected finite and non-zero
   size_t max_abs_index = 0;
+  // The mismatch furthest outside the tolerance (its error over the error allowed
+  // there), among those where both values are finite; none when every mismatch is
+  // a NaN or an infinity. Exact checks leave `tolerance` empty.
+  std::optional<Mismatch> worst;
+  std::optional<Tolerance> tolerance;
   bool ok() const { return mismatches == 0; }
 };
 
@@ -58,6 +64,13 @@ CheckResult check_exact(std::span<const T> got, std::span<const T> expected, siz
 // "C[3,17] (index 209): expected 0.25, got nan; 41 more; max abs err 3e-2 at ...".
 // cols > 0 prints row,column coordinates for a row-major matrix.
 std::string describe(const CheckResult& r, const std::string& buffer, size_t cols = 0);
+
+// The same, concise, for a student: a line with the count and the first mismatch, a
+// line with the largest error and why the tolerance rejects it ("relative error
+// 7.4e-04 > 1.0e-04 allowed there ..."), and, where the pattern says something, a
+// line "hint: ..." (precision lost in a float sum, an element never written, an
+// overflow). Lines joined by '\n'.
+std::string summarize(const CheckResult& r, const std::string& buffer, size_t cols = 0);
 
 // A number as the reports print it: shortest form that round-trips a float.
 std::string format_value(double v);

@@ -43,6 +43,14 @@ struct Case {
   std::string size_string() const;  // "M=7 N=13 K=11"
 };
 
+// The case of one size N, named by it: {"n1000", {{"N", 1000}}}. (Built by appending:
+// `"n" + std::to_string(n)` sets off g++ 12's false -Wrestrict, GCC bug 105329.)
+inline Case sized_case(int64_t n) {
+  std::string name = "n";
+  name += std::to_string(n);
+  return {std::move(name), {{"N", n}}};
+}
+
 struct BufferSpec {
   std::string name;
   DType type = DType::F32;

@@ -21,6 +21,7 @@ Verification verify_outputs(const Problem& p, const Case& c, const Buffers& bufs
   if (e.ret && ret != *e.ret) {
     r.ok = false;
     r.message = "solve() returned " + std::to_string(ret) + ", expected " + std::to_string(*e.ret);
+    r.summary = r.message;
   }
   size_t out = 0;
   for (const BufferView& v : bufs.all()) {
@@ -38,6 +39,7 @@ Verification verify_outputs(const Problem& p, const Case& c, const Buffers& bufs
     if (!cr.ok() && r.ok) {
       r.ok = false;
       r.message = describe(cr, v.spec->name, v.spec->cols);
+      r.summary = summarize(cr, v.spec->name, v.spec->cols);
     }
   }
   if (out != e.outputs.size()) throw std::logic_error("the reference's outputs do not match the signature's");

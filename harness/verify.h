@@ -14,6 +14,7 @@ namespace hpcjudge {
 struct Verification {
   bool ok = true;
   std::string message;  // the first wrong thing: the return value, or the first mismatches of a buffer
+  std::string summary;  // the same, concise, for a student (harness/checker.h summarize)
   double max_abs = 0, max_rel = 0;
 };
 

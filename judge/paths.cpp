@@ -31,6 +31,13 @@ std::string hex_key(uint64_t hash) {
   return hex;
 }
 
+std::string file_key(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return "";
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return hex_key(gen::fnv1a(std::as_bytes(std::span(bytes.data(), bytes.size()))));
+}
+
 std::filesystem::path Paths::machine_cache_file(const std::string& name, const std::string& fingerprint) const {
   return cache / (name + "-" + hex_key(gen::fnv1a(std::as_bytes(std::span(fingerprint.data(), fingerprint.size())))) +
                   ".json");

@@ -22,6 +22,10 @@ struct Paths {
 // 16 hex digits of a 64-bit hash: the key in a cache file's name.
 std::string hex_key(uint64_t hash);
 
+// The hex_key of a file's bytes ("" when it cannot be read): what a report records of
+// the file it graded, so `judge pack` can tell a report of another version of it.
+std::string file_key(const std::filesystem::path& file);
+
 // Writes a cached measurement: aside first, then renamed into place, so two
 // judges at work at once never leave half a file. A failure costs the cache only.
 void write_cache_file(const std::filesystem::path& file, const std::string& text);

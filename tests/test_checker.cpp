@@ -2,7 +2,9 @@
 // first mismatches; and the arena's guard zones.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -59,6 +61,44 @@ TEST_CASE("check_close reports the first mismatches and the largest errors") {
   CHECK_THAT(d, ContainsSubstring("C[0,2] expected 3, got nan"));
   CHECK_THAT(d, ContainsSubstring("C[1,2] expected 8, got 8.5"));
   CHECK_THAT(d, ContainsSubstring("max abs err 0.5 at C[1,2]"));
+}
+
+TEST_CASE("summarize: the first mismatch, the largest error and why the tolerance rejects it") {
+  std::vector<float> got(1000, 1.0f);
+  std::vector<double> exp(1000, 1.0);
+  got[10] = 1.0002f;  // just outside rtol 1e-4: close, precision lost
+  got[500] = 1.0009f; // the furthest outside
+  const CheckResult r = check_close(got, exp, {.atol = 1e-6, .rtol = 1e-4});
+  REQUIRE(r.worst);
+  CHECK(r.worst->index == 500);
+  const std::string s = summarize(r, "output");
+  CHECK_THAT(s, ContainsSubstring("2 of 1000 elements of output wrong; the first: output[10] expected 1, got 1.00020003"));
+  CHECK_THAT(s, ContainsSubstring("\nlargest error: output[500] expected 1, got 1.00090003: relative error 9.0e-04 > "
+                                  "1.0e-04 allowed there"));
+  CHECK_THAT(s, ContainsSubstring("\nhint: close, but outside the tolerance: precision is lost"));
+  // Two lines and a hint, never the whole list.
+  CHECK(std::count(s.begin(), s.end(), '\n') == 2);
+}
+
+TEST_CASE("summarize: an absolute bound where the expected value is 0; a hint for NaN; one element") {
+  std::vector<float> got = {0.5f, 0.0f};
+  std::vector<double> exp = {0.0, 0.0};
+  const std::string s = summarize(check_close(got, exp, {.atol = 1e-6, .rtol = 1e-4}), "C");
+  CHECK_THAT(s, ContainsSubstring("absolute error 5.0e-01 > 1.0e-06 allowed there"));
+  CHECK_THAT(s, !ContainsSubstring("hint"));  // far off: no guess at why
+
+  std::vector<float> nan = {std::numeric_limits<float>::quiet_NaN()};
+  std::vector<double> one = {1.0};
+  const std::string n = summarize(check_close(nan, one, {.atol = 1e-6, .rtol = 1e-4}), "C");
+  CHECK_THAT(n, ContainsSubstring("1 of 1 element of C wrong"));
+  CHECK_THAT(n, ContainsSubstring("hint: NaN where a number is expected: an element never written"));
+  CHECK_THAT(n, !ContainsSubstring("largest error"));  // no finite mismatch to measure
+}
+
+TEST_CASE("summarize: an exact comparison says so and gives no tolerance") {
+  std::vector<uint32_t> got = {1, 2, 9}, exp = {1, 2, 3};
+  const std::string s = summarize(check_exact<uint32_t>(got, exp), "lengths");
+  CHECK(s == "1 of 3 elements of lengths wrong (compared exactly); the first: lengths[2] expected 3, got 9");
 }
 
 TEST_CASE("check_close keeps only the first few mismatches but counts all") {

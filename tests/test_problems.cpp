@@ -1,4 +1,4 @@
-// Every registered problem, through its own description: the sizes DESIGN.md
+// Every registered problem, through its own description: the sizes docs/design.md
 // asks for are tested, an all-zero output fails every test, and each
 // tolerance admits what it must and rejects what it must.
 #include <catch2/catch_test_macros.hpp>
@@ -63,7 +63,7 @@ TEST_CASE("an all-zero output fails every test of every problem") {
   }
 }
 
-TEST_CASE("softmax-cpu tests the sizes and inputs DESIGN.md lists") {
+TEST_CASE("softmax-cpu tests the sizes and inputs docs/design.md lists") {
   std::set<int64_t> sizes;
   std::set<std::string> gens;
   for (const Case& c : Registry::find("softmax-cpu")->tests()) sizes.insert(c["N"]), gens.insert(c.gen);

@@ -7,7 +7,7 @@
 # repeat: judges each file in $REPEAT (default: one submission per GPU problem
 # that scores above 0) twice in a row and prints both scores: the repeatability check.
 # On a host without network, unpack the build dependencies into .deps first
-# (shared/tools/offline-deps.sh .deps) and it configures against them.
+# (tools/offline-deps.sh .deps, on a machine with network) and it configures against them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 phase=${1:-all}
@@ -26,7 +26,7 @@ ls -l /dev | grep -i nvidia >"$out/dev-nodes.txt" 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv >"$out/gpu.txt" 2>&1
 
 if [ "$phase" = build ] || [ "$phase" = all ]; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" >"$out/configure.log" 2>&1 &&
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DHPCJUDGE_TESTS=ON "${prefix[@]}" >"$out/configure.log" 2>&1 &&
     cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { tail -30 "$out/configure.log" "$out/build.log"; exit 1; }
   echo "built"
 fi

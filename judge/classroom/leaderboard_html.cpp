@@ -549,7 +549,10 @@ std::string leaderboard_html(const nlohmann::json& model) {
       const std::string verdict = str(r, "verdict");
       const auto score = num(r, "score");
       std::string tip = verdict;
-      if (score) tip += " " + fmt_points(*score) + " / " + fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
+      if (score) {
+        tip += ' ';  // appended apart: `" " + std::string` sets off g++ 12's false -Wrestrict
+        tip += fmt_points(*score) + " / " + fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
+      }
       if (const std::string m = str(r, "message"); !m.empty()) tip += "\n" + truncate_chars(m, 400);
       if (const std::string g = str(r, "graded_at"); !g.empty()) tip += "\ngraded " + pretty_time(g);
       if (const std::string m = str(r, "machine"); !m.empty()) tip += "\non " + m;

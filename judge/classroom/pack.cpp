@@ -1,6 +1,12 @@
 #include "judge/classroom/pack.h"
 
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -30,10 +36,33 @@ std::string sha256(const fs::path& f) {
 
 }  // namespace
 
-void save_local_report(const Paths& paths, const std::string& slug, const std::string& json_text) {
+std::string save_local_report(const Paths& paths, const std::string& slug, const std::string& json_text) {
+  const fs::path file = paths.reports / (slug + ".json");
   std::error_code ec;
   fs::create_directories(paths.reports, ec);
-  std::ofstream(paths.reports / (slug + ".json")) << json_text;
+  {
+    std::ofstream out(file);
+    out << json_text;
+    out.flush();
+    if (out) return "";
+  }
+  const std::string why = std::strerror(errno);
+  // The nearest folder that exists on the way to the file, and who owns it.
+  fs::path owned = paths.reports;
+  while (!fs::exists(owned, ec) && owned.has_parent_path() && owned != owned.parent_path()) owned = owned.parent_path();
+  struct stat st {};
+  std::string owner;
+  if (stat(owned.c_str(), &st) == 0 && st.st_uid != geteuid()) {
+    const passwd* pw = getpwuid(st.st_uid);
+    owner = pw ? pw->pw_name : std::to_string(st.st_uid);
+  }
+  const fs::path top = paths.root / ".hpcjudge";
+  std::string fix = "sudo chown -R \"$USER\" " + top.string();
+  const fs::path build = paths.judge.parent_path().parent_path();
+  if (stat(build.c_str(), &st) == 0 && st.st_uid != geteuid()) fix += " " + build.string();
+  return "warning: the report was not saved to " + file.string() + " (" + why + ")" +
+         (owner.empty() ? "" : ": " + owned.string() + " belongs to " + owner + (owner == "root" ? " (after sudo make judge?)" : "")) +
+         "; judge pack hands in only a report of the file as it is now. Fix: " + fix;
 }
 
 std::string make_pack(const Paths& paths, const PackOptions& opt) {
@@ -52,6 +81,7 @@ std::string make_pack(const Paths& paths, const PackOptions& opt) {
   const fs::path stage = fs::path(tmpl) / name;
   fs::create_directories(stage / "reports");
   json files = json::array();
+  std::string warnings;
   for (const auto& slug : slugs) {
     const Problem* p = Registry::find(slug);
     if (!p) throw std::runtime_error("unknown problem '" + slug + "'");
@@ -61,7 +91,18 @@ std::string make_pack(const Paths& paths, const PackOptions& opt) {
     fs::copy_file(src, dst);
     files.push_back({{"path", dst.filename().string()}, {"problem", slug}, {"sha256", sha256(dst)}});
     const fs::path report = paths.reports / (slug + ".json");
-    if (fs::exists(report)) fs::copy_file(report, stage / "reports" / report.filename());
+    if (fs::exists(report)) {
+      // Only a report of the file as it is now: an edit since, or a report that could
+      // not be saved, leaves one of another version behind.
+      std::ifstream in(report);
+      const json j = json::parse(in, nullptr, false);
+      const std::string key = j.is_object() ? j.value("source_key", "") : "";
+      if (key == file_key(src))
+        fs::copy_file(report, stage / "reports" / report.filename());
+      else
+        warnings += "warning: " + report.string() + " is the report of another version of " + src.string() +
+                    ": packed without it (judge it again: ./judge/judge " + slug + ")\n";
+    }
   }
   const json manifest = {{"participant", name},
                          {"judge_version", HPCJUDGE_VERSION},
@@ -73,7 +114,7 @@ std::string make_pack(const Paths& paths, const PackOptions& opt) {
   std::error_code ec;
   fs::remove_all(tmpl, ec);
   if (!tar.status.exited || tar.status.code != 0) throw std::runtime_error("tar failed: " + tar.output);
-  return "packed " + std::to_string(slugs.size()) + " solution(s) of '" + name + "' into " + out.string() +
+  return warnings + "packed " + std::to_string(slugs.size()) + " solution(s) of '" + name + "' into " + out.string() +
          " (unpack packs into one folder and run: judge batch FOLDER)";
 }
 

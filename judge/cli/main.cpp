@@ -1,9 +1,11 @@
 // The judge command.
 //   judge list                                   problems, kind, points, runnable here
 //   judge all [--no-bench] [--seed S]            grade every problem's solution.* (make judge)
-//   judge SLUG [FILE] [--json OUT] [--seed S | --seed-file F] [--no-bench] [--threads T] [--device N] [--sanitize]
+//   judge SLUG [FILE] [--json OUT] [--verbose] [--seed S | --seed-file F] [--no-bench] [--threads T] [--device N]
+//              [--sanitize] [--sandbox]
 //   judge batch DIR [--out RESULTS] [--force] [--seed-file F] [--no-bench] [--slurm ...]
 //   judge leaderboard RESULTS
+//   judge profile SLUG [FILE] [--case NAME]         one performance case under ncu (GPU) or perf stat (CPU)
 //   judge pack [SLUG...] -o FILE [--name NAME]
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
@@ -33,6 +35,10 @@
 #include "judge/classroom/pack.h"
 #include "judge/isolation/family.h"
 #include "judge/isolation/sandbox.h"
+#include "judge/grading/compile.h"
+#include "judge/isolation/process.h"
+#include "judge/measure/machine.h"
+#include "judge/measure/profile.h"
 
 using namespace hpcjudge;
 namespace fs = std::filesystem;
@@ -160,7 +166,7 @@ int cmd_all(const Paths& paths, GradeOptions opt) {
 }
 
 int cmd_grade(const Paths& paths, const std::string& slug, const std::string& file, const std::string& json,
-              const GradeOptions& opt) {
+              const GradeOptions& opt, const HumanOptions& human) {
   const Problem& p = find_problem(slug);
   const fs::path src = file.empty() ? default_solution(p, paths) : fs::path(file);
   check_source(p, src, opt.folder);
@@ -169,14 +175,125 @@ int cmd_grade(const Paths& paths, const std::string& slug, const std::string& fi
     } catch (const FileRefused& e) {
       throw UsageError(e.what());
     }
-  HumanPrinter printer(p, Style::detect(stdout));
+  HumanPrinter printer(p, Style::detect(stdout), human);
   const Report r = grade(p, src, opt, paths, printer);
   printer.finished(r);
   if (!json.empty()) write_json(r, json);
   // The latest report of your own solution is what `judge pack` hands in beside it.
-  if (file.empty() && !opt.seed_secret)
-    save_local_report(paths, p.info().slug, r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (file.empty() && !opt.seed_secret) {
+    const std::string warning =
+        save_local_report(paths, p.info().slug, r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+  }
   return r.verdict == Verdict::AC ? 0 : 1;
+}
+
+// `judge profile`: one performance case under ncu (GPU) or perf stat (CPU), then a
+// summary; the tool's full output kept under .hpcjudge/profiles/.
+int cmd_profile(const Paths& paths, const std::string& slug, const std::string& file, std::string case_name,
+                GradeOptions opt) {
+  const Problem& p = find_problem(slug);
+  const fs::path src = file.empty() ? default_solution(p, paths) : fs::path(file);
+  check_source(p, src, {});
+  const std::vector<Case> cases = p.benchmarks();
+  const int cores = probe_machine(opt.threads).cores;
+  std::string names;
+  for (const Case& c : cases) {
+    names += (names.empty() ? "" : ", ") + c.name;
+    if (case_name.empty() && c.min_cores <= cores) case_name = c.name;  // default: the largest that runs here
+  }
+  if (std::none_of(cases.begin(), cases.end(), [&](const Case& c) { return c.name == case_name; }))
+    throw UsageError("no performance case '" + case_name + "' in " + slug + " (its cases: " + names + ")");
+  const bool gpu = p.info().kind == Kind::GPU;
+  // The runner may run as a user of its own: the tool writes into a folder open to it.
+  std::string tmpl = (fs::temp_directory_path() / "hpcjudge-profile-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder");
+  const fs::path tmp = tmpl;
+  fs::permissions(tmp, fs::perms::all);
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() { std::error_code ec; fs::remove_all(dir, ec); }
+  } cleanup{tmp};
+  const std::string base = slug + "-" + case_name;
+  std::string tool;
+  if (gpu) {
+    if (nvcc_path().empty()) throw UsageError("the judge was built without the CUDA toolkit: no GPU problem runs here");
+    const GpuProbe& g = probe_gpu(paths, opt.device);
+    if (!g.usable()) throw UsageError(no_device_message(g) + "; nothing to profile");
+    tool = cuda_tool_path("ncu");
+    if (tool.empty())
+      throw UsageError("Nsight Compute (ncu) is not installed here (NVIDIA's nsight-compute package, or ncu on PATH); "
+                       "`judge " + slug + "` still lists each kernel's registers, spills and occupancy");
+    // The submission's own kernels, by name, so the judge's kernels are never profiled.
+    const CompileResult cr =
+        compile_submission(p, paths, src.string(), tmp / "names.so", {.arch = g.device.value("arch", "sm_90")});
+    if (!cr.ok) {
+      std::printf("CE  %s\n%s", cr.message.c_str(), cr.log.c_str());
+      return 1;
+    }
+    std::vector<std::string> mangled;
+    for (const KernelResources& k : cr.kernels) mangled.push_back(k.mangled);
+    opt.runner_prefix = ncu_prefix(tool, mangled, static_cast<int>(mangled.size()), tmp / base);
+  } else {
+    tool = perf_path();
+    if (tool.empty()) throw UsageError("perf is not installed here (apt-get install linux-perf): nothing to profile with");
+    opt.runner_prefix = perf_prefix(tool, tmp / (base + ".perf.csv"));
+  }
+  opt.only_case = case_name;
+  opt.bench = true;
+  opt.score = false;
+  std::printf("profiling %s, performance case %s, under %s\n", slug.c_str(), case_name.c_str(), tool.c_str());
+  HumanPrinter printer(p, Style::detect(stdout));
+  const Report r = grade(p, src, opt, paths, printer);
+  if (r.verdict != Verdict::AC || r.bench.empty()) {
+    std::printf("verdict %s: %s\n", verdict_name(r.verdict), r.message.c_str());
+    if (!r.output.empty()) std::printf("%s", submission_output(r, 40).c_str());
+    return 1;
+  }
+  const fs::path keep = paths.root / ".hpcjudge" / "profiles";
+  std::error_code ec;
+  fs::create_directories(keep, ec);
+  std::printf("\nprofile summary\n");
+  fs::path kept;
+  if (gpu) {
+    const fs::path rep = tmp / (base + ".ncu-rep");
+    if (!fs::exists(rep)) {
+      std::printf("  ncu wrote no report; its output:\n%s", submission_output(r, 40).c_str());
+      return 1;
+    }
+    const RunResult csv = run_command({tool, "--import", rep.string(), "--csv", "--page", "raw"}, 600, 64 << 20);
+    const std::vector<NcuKernel> kernels = parse_ncu_raw_csv(csv.output);
+    if (kernels.empty()) std::printf("  ncu --import found no kernel in the report:\n%s\n", csv.output.substr(0, 2000).c_str());
+    for (const NcuKernel& k : kernels) {
+      std::printf("  kernel %s\n", k.name.c_str());
+      for (const std::string& line : ncu_summary(k)) std::printf("    %s\n", line.c_str());
+    }
+    kept = keep / (base + ".ncu-rep");
+    fs::copy_file(rep, kept, fs::copy_options::overwrite_existing, ec);
+  } else {
+    const fs::path out = tmp / (base + ".perf.csv");
+    std::ifstream in(out);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const std::string& line : perf_summary(parse_perf_stat_csv(text))) std::printf("    %s\n", line.c_str());
+    kept = keep / (base + ".perf.csv");
+    fs::copy_file(out, kept, fs::copy_options::overwrite_existing, ec);
+  }
+  // The problem's own speed-of-light line, from the judge's timing (with the profiler attached).
+  const BenchResult& b = r.bench.front();
+  char sol[256];
+  std::snprintf(sol, sizeof sol, "%.1f %s", b.flops > 0 ? b.gflops() : b.gbps(), b.flops > 0 ? "GFLOP/s" : "GB/s");
+  std::string line = "    speed of light        median " + format_seconds(b.stats.median) + " over " +
+                     std::to_string(b.stats.runs) + " runs, " + sol;
+  if (b.percent_of_peak) {
+    std::snprintf(sol, sizeof sol, " = %.0f%% of this machine's measured %s", *b.percent_of_peak,
+                  b.flops > 0 ? "FP32 FMA rate" : "copy bandwidth");
+    line += sol;
+  }
+  std::printf("%s (the judge's clock, the profiler attached)\n", line.c_str());
+  if (ec) std::printf("  could not keep the full report under %s: %s\n", keep.c_str(), ec.message().c_str());
+  else if (gpu) std::printf("  full report: %s (open it in Nsight Compute: ncu-ui %s)\n", kept.c_str(), kept.c_str());
+  else std::printf("  perf's counts: %s\n", kept.c_str());
+  return 0;
 }
 
 // The options every grading command shares, and what they settle after parsing.
@@ -349,6 +466,21 @@ int run(int argc, char** argv) {
     }
     return 0;
   }
+  if (cmd == "profile") {
+    CLI::App app{"Run one performance case of FILE under Nsight Compute (GPU problems; ncu) or perf stat (CPU "
+                 "problems) and print a summary: duration, memory and compute throughput as % of peak, achieved "
+                 "occupancy, the top stall reasons (GPU), or CPUs used, IPC and cache misses (CPU), and the "
+                 "problem's speed-of-light line. The full report is kept under .hpcjudge/profiles/.",
+                 "judge profile"};
+    std::string slug, file, case_name;
+    app.add_option("slug", slug, "the problem, e.g. matmul-gpu")->required();
+    app.add_option("file", file, "the solution (default: problems/SLUG/solution.*)");
+    app.add_option("--case", case_name, "the performance case (default: the largest that runs here)");
+    flags.add_to(app);
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    flags.settle();
+    return cmd_profile(paths, slug, file, case_name, flags.opt);
+  }
   if (cmd == "pack") {
     CLI::App app{"Bundle your solutions (named by slug), their latest local reports and a manifest into FILE, in "
                  "the layout `judge batch` reads.",
@@ -369,6 +501,7 @@ int run(int argc, char** argv) {
                "  judge list                 the problems\n"
                "  judge all                  grade every problem's problems/<slug>/solution.*\n"
                "  judge SLUG [FILE]          grade FILE (default problems/SLUG/solution.*)\n"
+               "  judge profile SLUG [FILE]  one performance case under ncu or perf stat, summarised\n"
                "  judge pack -o FILE         bundle your solutions to hand in\n"
                "  judge batch DIR            grade a class (staff); judge leaderboard RESULTS\n"
                "  judge bench [SLUG...]      baseline, fast reference and vendor anchor side by side",
@@ -377,10 +510,12 @@ int run(int argc, char** argv) {
   app.add_option("slug", slug, "the problem, e.g. softmax-cpu")->required();
   app.add_option("file", file, "the solution to grade (default: problems/SLUG/solution.cpp or .cu)");
   app.add_option("--json", json, "also write the report as JSON to this file");
+  HumanOptions human;
+  app.add_flag("-v,--verbose", human.verbose, "a wrong answer's every listed mismatch, not the concise summary");
   flags.add_to(app);
   if (auto rc = parse(app, argc, argv)) return *rc;
   flags.settle();
-  return cmd_grade(paths, slug, file, json, flags.opt);
+  return cmd_grade(paths, slug, file, json, flags.opt, human);
 }
 
 }  // namespace

@@ -26,7 +26,9 @@ std::vector<std::string> compile_command(const Problem& p, const fs::path& heade
     // The shared CUDA runtime: the runner's own, so its cudaGetLastError sees the submission's launches.
     argv = {nvcc_path(), "-std=c++20", "-O3", "-arch=" + arch, "-cudart", "shared", "-Xcompiler", "-fPIC",
             "-shared", "-DHPCJUDGE_SUBMISSION", "-include", header.string(), src.string(),
-            "-Xlinker", "-z,defs"};
+            "-Xlinker", "-z,defs",
+            // Each kernel's registers, spills and shared memory, for the report (kernel_resources.h).
+            "-Xptxas", "-v"};
     if (vendor) {
       // cuBLAS from the toolkit the judge was built with, found at run time without LD_LIBRARY_PATH.
       const fs::path lib = fs::path(nvcc_path()).parent_path().parent_path() / "lib64";
@@ -246,7 +248,10 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
     r.ok = false;
     return finish("the compiler did not list the files it read, so its output is not used", "");
   }
-  if (r.ok) return finish("", c.output);
+  if (r.ok) {
+    if (p.info().source_ext == "cu") r.kernels = parse_ptxas_info(c.output, opt.arch);
+    return finish("", c.output);
+  }
   // Without the list of what it read, only diagnostics in the submission's own files are kept.
   const std::string log = have_deps ? c.output : diagnostics_inside(c.output, workdir, allowed);
   const std::string sig = expected_signature(p, paths);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "harness/problem.h"
+#include "judge/grading/kernel_resources.h"
 #include "judge/paths.h"
 
 namespace hpcjudge {
@@ -26,6 +27,7 @@ struct CompileResult {
   std::string command;  // as a shell would show it
   std::string log;      // the compiler's own output
   std::string message;  // one line for the verdict: the cause, in the judge's words
+  std::vector<KernelResources> kernels;  // CUDA: each kernel's resources, from ptxas
 };
 
 struct CompileOptions {

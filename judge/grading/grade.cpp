@@ -73,7 +73,8 @@ TestResult run_test(const Problem& p, const Case& c, const std::string& name, ui
   Checked ck = judge_call(p, c, l, {&expected}, o, s.image(), s.result());
   if (s.alive() && ck.verdict != Verdict::RE && ck.verdict != Verdict::TLE)
     if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
-  return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes};
+  return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes,
+          ck.summary};
 }
 
 void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Session& s, Report& r,
@@ -85,7 +86,7 @@ void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Se
   for (const Case& c : cases) runs.push_back({c.name, 0});
   if (!cases.empty()) {
     cases.push_back(cases.back());
-    runs.push_back({cases.back().name + " (new inputs)", 1});
+    runs.push_back({cases.back().name + std::string(kNewInputs), 1});
   }
   double spent = 0;  // solve() time over the tests so far
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -244,6 +245,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
                Report& r, Listener& listener) {
   for (const Case& c : p.benchmarks()) {
     if (c.min_cores > m.cores) continue;
+    if (!opt.only_case.empty() && c.name != opt.only_case) continue;
     listener.bench_start(c);
     LaidCase l = lay_out(p, c, s);
     if (l.failure) {
@@ -335,6 +337,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   Report r;
   r.problem = p.info().slug;
   r.file = src.string();
+  r.source_key = file_key(src);
   r.seed = opt.seed;
   r.seed_secret = opt.seed_secret;
   r.machine = probe_machine(opt.threads);
@@ -369,20 +372,25 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   r.compile_command = cr.command;
   r.compile_log = cr.log;
   r.compile_seconds = cr.seconds;
+  if (gpu) r.compile_arch = arch;
+  r.kernels = cr.kernels;
   listener.compiled(r);
   if (!cr.ok) {
     set_verdict(r, Verdict::CE, "", cr.message);
     return r;
   }
   if (gpu && !device->usable()) {
-    set_verdict(r, Verdict::SKIP, "", "compiled; not run: no CUDA device (" + device->error + ")");
-    r.score.note = "a GPU problem: grade it on a machine with a CUDA device";
+    set_verdict(r, Verdict::SKIP, "", no_device_message(*device));
+    r.machine.gpu["error"] = device->error;  // the CUDA runtime's own words, for the --json report
+    r.score.note = "your file compiles; to run and score it, judge it on a machine with an NVIDIA GPU "
+                   "(a CPU problem runs here: ./judge/judge list)";
     return r;
   }
   {
-    const std::vector<std::string> wrapper =
-        opt.sandbox ? sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden})
-                    : std::vector<std::string>{};
+    std::vector<std::string> wrapper = opt.runner_prefix;
+    if (opt.sandbox)
+      for (auto& a : sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden}))
+        wrapper.push_back(std::move(a));
     Session s(paths, p,
               {.library = lib,
                .threads = r.machine.threads,
@@ -401,9 +409,11 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);
     } else {
-      run_tests(p, opt, paths, s, r, listener);
+      // A profile runs one performance case only: a test's launches would be profiled instead.
+      if (opt.only_case.empty()) run_tests(p, opt, paths, s, r, listener);
       // A race is RE, worse than the WA it may also cause: look for one then too.
-      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu) run_sanitizers(p, lib, opt, paths, r, listener);
+      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu && opt.only_case.empty())
+        run_sanitizers(p, lib, opt, paths, r, listener);
       if (r.verdict == Verdict::AC && opt.bench) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
         PeaksInUse peaks(paths, r, p.info().kind, opt.device);

@@ -3,6 +3,8 @@
 // cases and score. Listener hears each step as it happens (progress).
 #pragma once
 #include <filesystem>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/problem.h"
@@ -13,6 +15,8 @@ namespace hpcjudge {
 
 inline constexpr uint64_t kPublicSeed = 42;
 inline constexpr size_t kMaxSourceBytes = size_t{4} << 20;  // a submission's source file, at most
+// The last (largest) test runs a second time with other inputs, named "<name> (new inputs)".
+inline constexpr std::string_view kNewInputs = " (new inputs)";
 
 struct GradeOptions {
   uint64_t seed = kPublicSeed;
@@ -31,6 +35,10 @@ struct GradeOptions {
   // A vendor anchor for `judge bench` (reference/solutions/<slug>/vendor.*): every
   // library allowed, cuBLAS or OpenBLAS linked.
   bool vendor = false;
+  // `judge profile` (judge/measure/profile.h): only this performance case, without the
+  // functional tests, the runner started under `runner_prefix` (ncu or perf stat).
+  std::string only_case;
+  std::vector<std::string> runner_prefix;
 };
 
 class Listener {

@@ -89,7 +89,7 @@ Checked judge_call(const Problem& p, const Case& c, const LaidCase& l, const Aga
     return {wrong.empty() ? Verdict::AC : Verdict::WA, wrong};
   }
   const Verification v = verify_outputs(p, c, out, *against.expected, o.ret);
-  return {v.ok ? Verdict::AC : Verdict::WA, v.message, v.max_abs, v.max_rel};
+  return {v.ok ? Verdict::AC : Verdict::WA, v.message, v.max_abs, v.max_rel, v.summary};
 }
 
 }  // namespace hpcjudge

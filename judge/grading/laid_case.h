@@ -23,6 +23,7 @@ struct Checked {
   Verdict verdict = Verdict::AC;
   std::string message;
   double max_abs = 0, max_rel = 0;
+  std::string summary = {};  // a wrong answer's concise form (Verification::summary)
 };
 
 // A call that did not return normally, as a verdict.

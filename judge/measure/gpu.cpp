@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "harness/text.h"
 #include "judge/isolation/process.h"
 
 namespace hpcjudge {
@@ -18,6 +19,16 @@ std::vector<std::filesystem::path> nvidia_device_nodes() {
   for (const auto& e : std::filesystem::directory_iterator("/dev", ec))
     if (e.path().filename().string().rfind("nvidia", 0) == 0) nodes.push_back(e.path());
   return nodes;
+}
+
+std::string no_device_message(const GpuProbe& probe) {
+  if (nvidia_device_nodes().empty()) return "no NVIDIA GPU or driver on this machine: compiled only";
+  if (probe.error.find("cudaErrorInsufficientDriver") != std::string::npos)
+    return "the NVIDIA driver here is older than this CUDA toolkit needs: compiled only (update the driver, "
+           "or build the judge with an older toolkit)";
+  if (probe.devices > 0) return "compiled only: " + probe.error + " (this machine has " +
+                                counted(probe.devices, "CUDA device") + "; --device picks one)";
+  return "compiled only: no usable CUDA device (" + probe.error + ")";
 }
 
 std::string nvcc_path() {

@@ -20,6 +20,11 @@ struct GpuProbe {
 // Probes once per process and device.
 const GpuProbe& probe_gpu(const Paths& paths, int device);
 
+// Why a GPU problem is not run here, in plain words: "no NVIDIA GPU or driver on this
+// machine: compiled only" where the driver has no device nodes, else what the CUDA
+// runtime found wrong (a driver older than the toolkit, a device number not present).
+std::string no_device_message(const GpuProbe& probe);
+
 // The NVIDIA driver's entries in /dev (/dev/nvidia0, nvidiactl, nvidia-uvm, the
 // nvidia-caps folder, ...): what a GPU process needs of /dev, and all it gets
 // in the sandbox.

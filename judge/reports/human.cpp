@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <sstream>
 
 #include "harness/problem.h"
+#include "harness/text.h"
 
 namespace hpcjudge {
 
@@ -44,6 +46,13 @@ std::string fmt(const char* f, double v) {
 }
 }  // namespace
 
+HumanPrinter::HumanPrinter(const Problem& p, Style style, HumanOptions opt) : problem_(p), style_(style), opt_(opt) {
+  const std::vector<Case> tests = p.tests();
+  for (const Case& c : tests) test_width_ = std::max(test_width_, c.name.size());
+  if (!tests.empty()) test_width_ = std::max(test_width_, tests.back().name.size() + kNewInputs.size());
+  for (const Case& c : p.benchmarks()) bench_width_ = std::max(bench_width_, c.name.size());
+}
+
 void HumanPrinter::compiled(const Report& r) {
   const std::string seed = r.seed_secret ? "secret" : std::to_string(r.seed);
   std::printf("%s  %s  seed %s\n", r.problem.c_str(), r.file.c_str(), seed.c_str());
@@ -52,13 +61,21 @@ void HumanPrinter::compiled(const Report& r) {
                                  r.machine.compiler)
                           .c_str());
   if (r.compiled) std::printf("compiled in %.2f s\n", r.compile_seconds);
+  if (!r.kernels.empty()) {
+    std::printf("%s\n", style_.dim("kernels (ptxas, " + r.compile_arch + "):").c_str());
+    for (const KernelResources& k : r.kernels) std::printf("  %s\n", style_.dim(k.describe()).c_str());
+  }
   std::fflush(stdout);
 }
 
 void HumanPrinter::test_done(const TestResult& t) {
+  // A call that crashed, was killed or never ran has no time worth printing.
+  const bool timed = t.verdict == Verdict::AC || t.verdict == Verdict::WA;
   std::printf("  %s %s %s %s\n", style_.paint(t.verdict, pad(verdict_name(t.verdict), 4)).c_str(),
-              pad(t.name, 22).c_str(), pad(t.sizes, 22).c_str(), rpad(format_seconds(t.seconds), 11).c_str());
-  if (!t.message.empty()) std::printf("       %s\n", t.message.c_str());
+              pad(t.name, test_width_).c_str(), pad(t.sizes, 22).c_str(),
+              rpad(timed ? format_seconds(t.seconds) : "-", 11).c_str());
+  std::istringstream why(opt_.verbose || t.summary.empty() ? t.message : t.summary);
+  for (std::string line; std::getline(why, line);) std::printf("       %s\n", line.c_str());
   std::fflush(stdout);
 }
 
@@ -78,7 +95,7 @@ void HumanPrinter::bench_start(const Case& c) {
     bench_header_ = true;
     const bool flops = problem_.model(c).flops > 0;
     std::printf("performance (caches flushed before each run; fresh inputs for every run)\n");
-    std::printf("  %s %s %s %s %s %s %s %s %s %s\n", pad("case", 20).c_str(), pad("size", 22).c_str(),
+    std::printf("  %s %s %s %s %s %s %s %s %s %s\n", pad("case", bench_width_).c_str(), pad("size", 22).c_str(),
                 rpad("median", 11).c_str(), rpad("mean", 11).c_str(), rpad("min", 11).c_str(),
                 rpad(flops ? "GFLOP/s" : "GB/s", 9).c_str(), rpad("% peak", 7).c_str(), rpad("runs", 5).c_str(),
                 rpad("spread", 7).c_str(), "stop");
@@ -93,12 +110,16 @@ void HumanPrinter::bench_start(const Case& c) {
 void HumanPrinter::bench_done(const BenchResult& b) {
   clear_progress();
   const double rate = b.flops > 0 ? b.gflops() : b.gbps();
-  std::printf("  %s %s %s %s %s %s %s %s %s %s\n", pad(b.name, 20).c_str(), pad(b.sizes, 22).c_str(),
-              rpad(format_seconds(b.stats.median), 11).c_str(), rpad(format_seconds(b.stats.mean), 11).c_str(),
-              rpad(format_seconds(b.stats.min), 11).c_str(), rpad(fmt("%.1f", rate), 9).c_str(),
+  // A case that ended before a timed run (RE, TLE, ...) has no figures: "-".
+  const bool timed = b.stats.runs > 0;
+  const auto figure = [&](const std::string& s) { return timed ? s : std::string("-"); };
+  std::printf("  %s %s %s %s %s %s %s %s %s %s\n", pad(b.name, bench_width_).c_str(), pad(b.sizes, 22).c_str(),
+              rpad(figure(format_seconds(b.stats.median)), 11).c_str(),
+              rpad(figure(format_seconds(b.stats.mean)), 11).c_str(),
+              rpad(figure(format_seconds(b.stats.min)), 11).c_str(), rpad(figure(fmt("%.1f", rate)), 9).c_str(),
               rpad(b.percent_of_peak ? fmt("%.0f%%", *b.percent_of_peak) : "-", 7).c_str(),
-              rpad(std::to_string(b.stats.runs), 5).c_str(), rpad(fmt("%.1f%%", 100 * b.stats.spread()), 7).c_str(),
-              b.stop.c_str());
+              rpad(std::to_string(b.stats.runs), 5).c_str(),
+              rpad(figure(fmt("%.1f%%", 100 * b.stats.spread())), 7).c_str(), b.stop.c_str());
   if (b.verdict != Verdict::AC)
     std::printf("       %s %s\n", style_.paint(b.verdict, verdict_name(b.verdict)).c_str(), b.message.c_str());
   std::fflush(stdout);
@@ -112,13 +133,15 @@ void HumanPrinter::finished(const Report& r) {
   bool scaled = false;
   for (const auto& b : r.bench) scaled |= b.baseline_s.has_value();
   if (scaled) {
-    std::printf("scale on this machine (median): ");
+    std::string line = "scale on this machine (median): ";
+    const char* sep = "";
     for (const auto& b : r.bench)
-      if (b.baseline_s && b.fast_s)
-        std::printf("%s baseline %s, fast %s, yours %.2fx baseline; ", b.name.c_str(),
-                    format_seconds(*b.baseline_s).c_str(), format_seconds(*b.fast_s).c_str(),
-                    *b.baseline_s / b.stats.median);
-    std::printf("\n");
+      if (b.baseline_s && b.fast_s) {
+        line += sep + b.name + " baseline " + format_seconds(*b.baseline_s) + ", fast " + format_seconds(*b.fast_s) +
+                (b.stats.median > 0 ? fmt(", yours %.2fx baseline", *b.baseline_s / b.stats.median) : "");
+        sep = "; ";
+      }
+    std::printf("%s\n", line.c_str());
   }
   if (r.machine.peaks.is_object())
     std::printf("%s\n", style_.dim("% peak: of this machine's measured " +
@@ -130,18 +153,53 @@ void HumanPrinter::finished(const Report& r) {
     std::printf("%s\n", style_.dim(fmt("device memory allocated inside solve(): peak %.1f MiB",
                                         static_cast<double>(*r.device_peak_bytes) / (1 << 20)))
                             .c_str());
-  if (r.output_bytes > 0)
-    std::printf("%s\n", style_.dim("the submission printed " + std::to_string(r.output_bytes) +
-                                   " bytes (in the --json report" +
-                                   (r.output_bytes > r.output.size() ? ", first 64 KiB" : "") + ")")
-                            .c_str());
+  if (r.output_bytes > 0) std::printf("%s", submission_output(r, opt_.output_lines).c_str());
   std::printf("verdict %s", style_.paint(r.verdict, verdict_name(r.verdict)).c_str());
   std::printf("   score %.1f / %.0f (correctness %.0f + performance %.1f / %.0f%s)\n", r.score.total(), r.score.max,
               r.score.correctness, r.score.performance, r.score.max - problem_.info().points.correctness,
               r.score.bonus > 0 ? fmt(", %.1f of it a bonus for beating the fast reference", r.score.bonus).c_str() : "");
-  if (!r.message.empty()) std::printf("  %s\n", r.message.c_str());
+  // Wrong answers were each shown above, as they happened: here only how many.
+  size_t wrong = 0;
+  const TestResult* first_wrong = nullptr;
+  for (const TestResult& t : r.tests) {
+    if (t.verdict != Verdict::WA || t.summary.empty()) continue;
+    if (!first_wrong) first_wrong = &t;
+    ++wrong;
+  }
+  if (r.verdict == Verdict::WA && first_wrong)
+    std::printf("  %zu of %s wrong (the first: %s)%s\n", wrong, counted(r.tests.size(), "test").c_str(),
+                first_wrong->name.c_str(), opt_.verbose ? "" : "; --verbose (or --json) lists the mismatches in full");
+  else if (!r.message.empty())
+    std::printf("  %s\n", r.message.c_str());
   if (!r.score.note.empty()) std::printf("  %s\n", style_.dim(r.score.note).c_str());
   std::fflush(stdout);
+}
+
+std::string submission_output(const Report& r, size_t lines) {
+  if (r.output_bytes == 0) return "";
+  std::string s = "the submission's output (its stdout and stderr, " + counted(r.output_bytes, "byte") + "):\n";
+  size_t shown = 0, total = 0, at = 0;
+  while (at < r.output.size()) {
+    size_t end = r.output.find('\n', at);
+    if (end == std::string::npos) end = r.output.size();
+    if (shown < lines) {
+      std::string line = r.output.substr(at, std::min<size_t>(end - at, 200));
+      for (char& ch : line)
+        if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7f) ch = '?';
+      if (end - at > 200) line += " ...";
+      s += "  | " + line + "\n";
+      ++shown;
+    }
+    ++total;
+    at = end + 1;
+  }
+  if (total > shown || r.output_bytes > r.output.size()) {
+    s += "  | ... ";
+    s += r.output_bytes > r.output.size() ? "and more: " + counted(r.output_bytes, "byte") + " in all"
+                                          : counted(total - shown, "more line");
+    s += " (the first 64 KiB in the --json report)\n";
+  }
+  return s;
 }
 
 std::string summary_line(const Report& r, const Style& style) {

@@ -19,9 +19,14 @@ struct Style {
 
 std::string format_seconds(double s);  // "412 us", "1.23 ms", "2.35 s"
 
+struct HumanOptions {
+  bool verbose = false;       // every listed mismatch of a wrong answer, not the concise block
+  size_t output_lines = 20;   // of what the submission printed, shown on the terminal
+};
+
 class HumanPrinter : public Listener {
  public:
-  HumanPrinter(const Problem& p, Style style) : problem_(p), style_(style) {}
+  HumanPrinter(const Problem& p, Style style, HumanOptions opt = {});
   void compiled(const Report& r) override;
   void test_done(const TestResult& t) override;
   void bench_start(const Case& c) override;
@@ -32,10 +37,17 @@ class HumanPrinter : public Listener {
  private:
   const Problem& problem_;
   Style style_;
+  HumanOptions opt_;
+  size_t test_width_ = 22;   // the test-name column: the longest name, "(new inputs)" included
+  size_t bench_width_ = 20;  // the case-name column
   bool bench_header_ = false;
   bool progress_ = false;  // a progress line is on screen
   void clear_progress();
 };
+
+// What the submission printed, for the terminal: the first `lines` lines, each
+// marked "  | " (control characters shown as '?'), then a count of the rest.
+std::string submission_output(const Report& r, size_t lines);
 
 // One line per problem, for `judge all`.
 std::string summary_line(const Report& r, const Style& style);

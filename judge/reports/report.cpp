@@ -15,11 +15,15 @@ nlohmann::json Report::to_json() const {
   j["schema_version"] = kSchemaVersion;
   j["problem"] = problem;
   j["file"] = file;
+  j["source_key"] = source_key;
   if (seed_secret) j["seed"] = "secret";
   else j["seed"] = seed;
   j["verdict"] = verdict_name(verdict);
   j["message"] = message;
   j["compile"] = {{"ok", compiled}, {"seconds", compile_seconds}, {"command", compile_command}, {"log", compile_log}};
+  if (!compile_arch.empty()) j["compile"]["arch"] = compile_arch;
+  j["kernels"] = json::array();
+  for (const auto& k : kernels) j["kernels"].push_back(k.to_json());
   j["tests"] = json::array();
   for (const auto& t : tests)
     j["tests"].push_back({{"name", t.name},
@@ -27,6 +31,7 @@ nlohmann::json Report::to_json() const {
                           {"verdict", verdict_name(t.verdict)},
                           {"seconds", t.seconds},
                           {"message", t.message},
+                          {"summary", t.summary},
                           {"max_abs_err", t.max_abs_err},
                           {"max_rel_err", t.max_rel_err},
                           {"device_peak_bytes", opt(t.device_peak_bytes)}});

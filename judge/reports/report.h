@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/timing.h"
+#include "judge/grading/kernel_resources.h"
 #include "judge/measure/machine.h"
 #include "judge/grading/verdict.h"
 
@@ -21,6 +22,9 @@ struct TestResult {
   std::string message;
   double max_abs_err = 0, max_rel_err = 0;
   std::optional<size_t> device_peak_bytes;  // GPU: device memory solve() held allocated at most
+  // A wrong answer for a student: the count and first mismatch, the largest error and
+  // why the tolerance rejects it, a hint (lines). `message` keeps every listed mismatch.
+  std::string summary = {};
 };
 
 struct BenchResult {
@@ -50,12 +54,15 @@ struct Score {
 struct Report {
   std::string problem;
   std::string file;
+  std::string source_key;  // file_key() of the file graded (judge/paths.h)
   uint64_t seed = 0;
   bool seed_secret = false;  // from --seed-file: never printed, never in the report
   Verdict verdict = Verdict::AC;
   std::string message;  // the cause of a non-AC verdict, one line
   bool compiled = false;
   std::string compile_command, compile_log;
+  std::string compile_arch;              // CUDA: the "sm_XY" compiled for
+  std::vector<KernelResources> kernels;  // CUDA: each kernel's resource use (nvcc -Xptxas -v)
   double compile_seconds = 0;
   std::vector<TestResult> tests;
   std::vector<BenchResult> bench;

@@ -21,11 +21,11 @@ inline constexpr const char* kSoftmaxToleranceWhy =
 // The functional tests every softmax problem has, then `extra` sizes of uniform inputs.
 inline std::vector<Case> softmax_tests(const std::vector<int64_t>& extra) {
   std::vector<Case> t;
-  for (int n : {1, 2, 3, 4, 5, 7, 31, 32, 33, 127, 1000}) t.push_back({"n" + std::to_string(n), {{"N", n}}});
+  for (int n : {1, 2, 3, 4, 5, 7, 31, 32, 33, 127, 1000}) t.push_back(sized_case(n));
   t.push_back({"prime-65537", {{"N", 65537}}});
   t.push_back({"pow2-1048576", {{"N", 1 << 20}}});
   t.push_back({"prime-1000003", {{"N", 1000003}}});
-  for (int64_t n : extra) t.push_back({"n" + std::to_string(n), {{"N", n}}});
+  for (int64_t n : extra) t.push_back(sized_case(n));
   t.push_back({"all-equal", {{"N", 1000}}, "equal"});
   t.push_back({"all-equal-large", {{"N", 4097}}, "equal-large"});
   t.push_back({"large-80-100", {{"N", 4099}}, "large"});

@@ -30,7 +30,7 @@ class VectorAdd final : public ProblemOf<decltype(solve)> {
     // Not multiples of 4 (float4 tails), of a warp or of a block; then large.
     for (int64_t n : {1, 2, 3, 4, 5, 7, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 4099, 65537, 1000003,
                       16777217, 100000000})
-      t.push_back({"n" + std::to_string(n), {{"N", n}}});
+      t.push_back(sized_case(n));
     return t;
   }
 

@@ -1,5 +1,5 @@
 // Rounds every A and B element to TF32 (10 mantissa bits, round-to-nearest-even) before a float matmul. Must get WA: the tolerance 4*N*2^-24 rejects TF32's ~2^-11 relative error.
-// hpcjudge-test: message=elements of C wrong
+// hpcjudge-test: message=of C wrong
 #include <cstdint>
 #include <cstring>
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# judge profile: a CPU problem's performance case under perf stat (where perf is
+# installed) ends in a summary with the problem's speed-of-light line and keeps perf's
+# counts under .hpcjudge/profiles/; a GPU problem where there is no GPU, and a case
+# that does not exist, are one line and exit status 2. Runs on a copy of problems/.
+#   profile.sh JUDGE
+set -u
+judge=$(realpath "$1")
+src=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$src/problems" "$work/problems"
+ln -s "$src/reference" "$work/reference"
+ln -s "$src/tests" "$work/tests"
+export HPCJUDGE_ROOT=$work HPCJUDGE_CACHE=$work/cache NO_COLOR=1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+sub=$src/tests/submissions/softmax-cpu/AC/openmp.cpp
+
+"$judge" profile softmax-cpu "$sub" --case no-such-case >"$work/out" 2>"$work/err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "no performance case 'no-such-case' in softmax-cpu (its cases: " "$work/err" ||
+  fail "a bad --case: exit $rc, $(cat "$work/err")"
+
+if ! ls /dev/nvidia* >/dev/null 2>&1; then
+  "$judge" profile vector-add "$src/tests/submissions/vector-add/AC/naive.cu" >"$work/out" 2>"$work/err"
+  rc=$?
+  [ $rc = 2 ] && grep -q "no NVIDIA GPU or driver on this machine" "$work/err" || fail "a GPU profile without a GPU: exit $rc, $(cat "$work/err")"
+fi
+
+"$judge" profile softmax-cpu "$sub" >"$work/out" 2>"$work/err"
+rc=$?
+if command -v perf >/dev/null; then
+  [ $rc = 0 ] || fail "exit $rc: $(tail -5 "$work/out" "$work/err")"
+  grep -q "^profiling softmax-cpu, performance case .*, under .*perf$" "$work/out" || fail "no heading: $(head -3 "$work/out")"
+  grep -q "^profile summary$" "$work/out" || fail "no summary"
+  grep -q "CPUs used  " "$work/out" || fail "no CPU time in the summary: $(tail -6 "$work/out")"
+  grep -q "speed of light        median .* of this machine's measured copy bandwidth" "$work/out" ||
+    fail "no speed-of-light line: $(tail -6 "$work/out")"
+  ls "$work/.hpcjudge/profiles/"softmax-cpu-*.perf.csv >/dev/null 2>&1 || fail "perf's counts were not kept"
+  # Only the one case: no functional test ran.
+  grep -q "^  AC   n1 " "$work/out" && fail "functional tests ran under the profiler"
+else
+  [ $rc = 2 ] && grep -q "perf is not installed here" "$work/err" || fail "no perf: exit $rc, $(cat "$work/err")"
+fi
+[ $fails = 0 ] && echo "profile: all checks passed"
+[ $fails = 0 ]
