@@ -11,6 +11,8 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "harness/generators.h"
@@ -247,4 +249,23 @@ TEST_CASE("merge: every generator gives ascending keys above the sentinel") {
       CHECK(std::find(x.begin(), x.end(), std::numeric_limits<int32_t>::min()) == x.end());
     }
   }
+}
+
+TEST_CASE("the primitives test the sizes issue 18 lists") {
+  std::set<int64_t> scan;
+  std::set<std::string> scan_gens;
+  for (const Case& c : Registry::find("prefix-sum")->tests()) scan.insert(c["N"]), scan_gens.insert(c.gen);
+  for (int64_t n : {1, 2, 3, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 1048577, 9999991, 1 << 28})
+    CHECK(scan.count(n));
+  for (const char* g : {"zeros", "equal", "alternating", "large"}) CHECK(scan_gens.count(g));
+  std::set<int64_t> sum;
+  for (const Case& c : Registry::find("reduction")->tests()) sum.insert(c["N"]);
+  for (int64_t n : {1, 2, 3, 31, 32, 33, 1024, 1025, 16777217, 100000000}) CHECK(sum.count(n));
+  std::set<std::pair<int64_t, int64_t>> merge;
+  std::set<std::string> merge_gens;
+  for (const Case& c : Registry::find("merge")->tests()) merge.insert({c["M"], c["N"]}), merge_gens.insert(c.gen);
+  for (auto mn : std::vector<std::pair<int64_t, int64_t>>{{0, 0}, {0, 1000}, {1000, 0}, {1, 1}, {1, 10000000},
+                                                          {10000000, 1}, {1 << 27, 1 << 27}})
+    CHECK(merge.count(mn));
+  for (const char* g : {"duplicates", "interleaved", "a-first", "b-first", "runs", "extremes"}) CHECK(merge_gens.count(g));
 }
