@@ -74,7 +74,8 @@ class PrivateArena {
 // Fills every byte outside the buffers with kGuardByte.
 void fill_guards(std::byte* base, const ArenaLayout& layout);
 
-// Fills an output buffer with its sentinel: NaN for floats, 0xFF bytes for integers.
+// Fills an output buffer with its sentinel: NaN for floats, INT32_MIN for int32 (problems keep their
+// values above it), 0xFF bytes for the other integers.
 void fill_sentinel(const BufferView& v);
 
 struct GuardViolation {

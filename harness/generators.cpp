@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "philox.h"
 
@@ -147,6 +148,74 @@ void bitmap(std::span<uint8_t> out, int64_t width, uint64_t seed, uint32_t strea
       if (x0 < x1) std::fill(out.begin() + y * width + x0, out.begin() + y * width + x1, colour);
     }
   }
+}
+
+namespace {
+
+// Calls f(i, bits) for every i < n with 32 random bits of its own: one Philox call serves four
+// positions, in parallel for large n.
+template <class F>
+void for_each_bits(int64_t n, uint64_t seed, uint32_t stream, F f) {
+  const int64_t quads = (n + 3) / 4;
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+  for (int64_t q = 0; q < quads; ++q) {
+    const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(q));
+    for (int64_t k = 0; k < 4 && 4 * q + k < n; ++k) f(4 * q + k, r.v[k]);
+  }
+}
+
+// An integer uniform in [0, range) from 32 random bits (range <= 2^32).
+inline uint64_t below(uint32_t bits, uint64_t range) { return (static_cast<uint64_t>(bits) * range) >> 32; }
+
+}  // namespace
+
+void integers(std::span<int32_t> out, uint64_t seed, uint32_t stream, int32_t lo, int32_t hi) {
+  const uint64_t range = static_cast<uint64_t>(static_cast<int64_t>(hi) - lo + 1);
+  for_each_bits(static_cast<int64_t>(out.size()), seed, stream, [&](int64_t i, uint32_t b) {
+    out[i] = static_cast<int32_t>(lo + static_cast<int64_t>(below(b, range)));
+  });
+}
+
+void ascending(std::span<int32_t> out, uint64_t seed, uint32_t stream, int64_t first, uint32_t max_gap,
+               double mean_run) {
+  const int64_t n = static_cast<int64_t>(out.size());
+  if (n == 0) return;
+  // A gap is non-zero where the top 24 bits of a word fall below 2^24 / mean_run; its size comes
+  // from the next word (words 0-1 and 2-3 of each Philox call: two gaps per call).
+  const auto threshold = static_cast<uint32_t>(16777216.0 / (mean_run < 1 ? 1 : mean_run));
+  const int64_t pairs = (n + 1) / 2;
+  // Pass 1: the gaps, and each chunk's sum; pass 2: the chunks scanned from their offsets.
+  constexpr int64_t kChunk = 1 << 16;
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<int64_t> offset(static_cast<size_t>(chunks) + 1, 0);
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+  for (int64_t p = 0; p < pairs; ++p) {
+    const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(p));
+    for (int64_t k = 0; k < 2 && 2 * p + k < n; ++k) {
+      const bool step = (r.v[2 * k] >> 8) < threshold;
+      out[2 * p + k] = step ? static_cast<int32_t>(1 + below(r.v[2 * k + 1], max_gap)) : 0;
+    }
+  }
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t s = 0;
+    for (int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) s += out[i];
+    offset[c + 1] = s;
+  }
+  offset[0] = first;
+  for (int64_t c = 0; c < chunks; ++c) offset[c + 1] += offset[c];
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t v = offset[c];
+    for (int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) out[i] = static_cast<int32_t>(v += out[i]);
+  }
+}
+
+void signed_multiples(std::span<float> out, uint64_t seed, uint32_t stream, uint32_t max_multiple, double unit) {
+  for_each_bits(static_cast<int64_t>(out.size()), seed, stream, [&](int64_t i, uint32_t b) {
+    const double k = static_cast<double>(1 + below(b << 1, max_multiple));  // bits 0-30: the multiple
+    out[i] = static_cast<float>((b >> 31 ? -k : k) * unit);                 // bit 31: the sign
+  });
 }
 
 uint64_t fnv1a(std::span<const std::byte> bytes) {

@@ -47,6 +47,22 @@ void run_bytes(std::span<uint8_t> bytes, uint64_t seed, uint32_t stream, std::sp
 // background with rectangles and discs in a few colours, so rows have long runs.
 void bitmap(std::span<uint8_t> out, int64_t width, uint64_t seed, uint32_t stream);
 
+// --- Integers and exact floats (the scan, merge and reduction problems) ------
+// Integer arithmetic only, so the same values everywhere.
+
+// Uniform integers in [lo, hi].
+void integers(std::span<int32_t> out, uint64_t seed, uint32_t stream, int32_t lo, int32_t hi);
+
+// Ascending integers: out[i] = first + g_0 + ... + g_i, each gap g_i 0 with probability
+// 1 - 1/mean_run (so keys repeat in runs of mean length mean_run), else uniform in [1, max_gap].
+// The caller keeps first + out.size() * max_gap within int32.
+void ascending(std::span<int32_t> out, uint64_t seed, uint32_t stream, int64_t first, uint32_t max_gap,
+               double mean_run = 1);
+
+// Floats +-k * unit, k uniform in [1, max_multiple] and the sign uniform: never zero, and exact
+// (as are all their partial sums below 2^24 units) when unit is a power of two.
+void signed_multiples(std::span<float> out, uint64_t seed, uint32_t stream, uint32_t max_multiple, double unit);
+
 // 64-bit FNV-1a of the bytes: the golden checksum the generator tests pin.
 uint64_t fnv1a(std::span<const std::byte> bytes);
 

@@ -11,6 +11,7 @@ size_t dtype_size(DType t) {
     case DType::F32: return 4;
     case DType::U8: return 1;
     case DType::U32: return 4;
+    case DType::I32: return 4;
   }
   return 0;
 }

@@ -22,7 +22,7 @@
 
 namespace hpcjudge {
 
-enum class DType : uint8_t { F32, U8, U32 };
+enum class DType : uint8_t { F32, U8, U32, I32 };
 size_t dtype_size(DType t);
 
 // In: filled by the judge, read-only for solve. Out: filled with a sentinel,

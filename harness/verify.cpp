@@ -32,7 +32,11 @@ Verification verify_outputs(const Problem& p, const Case& c, const Buffers& bufs
     if (v.spec->type == DType::F32) {
       cr = check_close(v.as<const float>().first(want.count), want.values, p.tolerance(c));
     } else {
-      cr = v.spec->type == DType::U8 ? check_exact_output<uint8_t>(v, want) : check_exact_output<uint32_t>(v, want);
+      switch (v.spec->type) {
+        case DType::U8: cr = check_exact_output<uint8_t>(v, want); break;
+        case DType::I32: cr = check_exact_output<int32_t>(v, want); break;
+        default: cr = check_exact_output<uint32_t>(v, want); break;
+      }
     }
     r.max_abs = std::max(r.max_abs, cr.max_abs_err);
     r.max_rel = std::max(r.max_rel, cr.max_rel_err);
