@@ -225,15 +225,19 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
       throw UsageError("Nsight Compute (ncu) is not installed here (NVIDIA's nsight-compute package, or ncu on PATH); "
                        "`judge " + slug + "` still lists each kernel's registers, spills and occupancy");
     // The submission's own kernels, by name, so the judge's kernels are never profiled.
-    const CompileResult cr =
-        compile_submission(p, paths, src.string(), tmp / "names.so", {.arch = g.device.value("arch", "sm_90")});
+    fs::create_directory(tmp / "names");
+    const CompileResult cr = compile_submission(p, paths, read_regular_file(fs::canonical(src), kMaxSourceBytes),
+                                                tmp / "names", {.arch = g.device.value("arch", "sm_90")});
     if (!cr.ok) {
       std::printf("CE  %s\n%s", cr.message.c_str(), cr.log.c_str());
       return 1;
     }
     std::vector<std::string> mangled;
     for (const KernelResources& k : cr.kernels) mangled.push_back(k.mangled);
-    opt.runner_prefix = ncu_prefix(tool, mangled, static_cast<int>(mangled.size()), tmp / base);
+    // ncu keeps its settings under $HOME: the runner's own user (as root) may write only the profile's folder.
+    opt.runner_prefix = {"env", "HOME=" + tmp.string()};
+    for (auto& a : ncu_prefix(tool, mangled, static_cast<int>(mangled.size()), tmp / base))
+      opt.runner_prefix.push_back(std::move(a));
   } else {
     tool = perf_path();
     if (tool.empty()) throw UsageError("perf is not installed here (apt-get install linux-perf): nothing to profile with");

@@ -12,7 +12,7 @@ __global__ void scatter(const int* A, long long M, const int* B, long long N, in
     } else if (k < M + N) {
         long long r = 0;
         for (long long i = 0; i < M; ++i) r += A[i] <= B[k - M];
-        C[k + r] = B[k - M];
+        C[(k - M) + r] = B[k - M];
     }
 }
 

@@ -20,7 +20,7 @@ __device__ long long rank_of(int v, const int* x, long long n, bool upper) {
 __global__ void scatter(const int* A, long long M, const int* B, long long N, int* C) {
     const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < M) C[k + rank_of(A[k], B, N, false)] = A[k];
-    else if (k < M + N) C[k + rank_of(B[k - M], A, M, false  /* should be true: ties from A first */)] = B[k - M];
+    else if (k < M + N) C[(k - M) + rank_of(B[k - M], A, M, false  /* should be true: ties from A first */)] = B[k - M];
 }
 
 extern "C" void solve(const int* A, int M, const int* B, int N, int* C) {

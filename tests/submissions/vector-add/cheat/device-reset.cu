@@ -1,7 +1,9 @@
-// expect: RE
-// Cheat on the runner: computes C, then calls cudaDeviceReset() inside solve(), destroying the context and with it the
-// judge's device buffers (hoping the judge then reads something it can be fooled by, or nothing at all). Must get RE:
-// the runner cannot copy the outputs back from a reset device, and says so.
+// expect: AC
+// Cheat on the runner: computes C, then calls cudaDeviceReset() inside solve(), destroying its CUDA context (hoping
+// to take the device buffers with it, so that the judge reads something it can be fooled by, or nothing at all). The
+// buffers belong to the judge's own context, which the submission's reset does not touch: the judge reads the C the
+// kernel wrote, which is right (AC), and every call pays for the context the runtime creates anew (about 0.23 s a call
+// on the H200), so the reset gains nothing.
 #include <cuda_runtime.h>
 
 __global__ void add(const float* A, const float* B, float* C, int N) {
