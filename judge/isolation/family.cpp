@@ -150,6 +150,11 @@ void ProcessFamily::resume() {
 }
 
 void ProcessFamily::kill() {
+  // The group and the members already known at once, before the (slow, with a
+  // fork bomb) look for the rest.
+  ::kill(-root_, SIGKILL);
+  for (pid_t p : known_) ::kill(p, SIGKILL);
+  for (pid_t p : signalled_) ::kill(p, SIGKILL);
   for (int round = 0; round < 100; ++round) {
     const std::vector<pid_t> now = members();
     ::kill(-root_, SIGKILL);

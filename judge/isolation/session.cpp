@@ -45,21 +45,47 @@ std::optional<std::vector<unsigned>> gpu_node_groups() {
   return groups;
 }
 
-// Whether the runner starts as user `uid` with `groups`: the user must reach
-// its folder and its shared libraries (a checkout under /root does not let it).
-// Asked once per judge process, with `hpcjudge-runner --check`.
-bool runner_starts_as(const std::filesystem::path& runner, unsigned uid, const std::vector<unsigned>& groups) {
-  static const bool starts = [&] {
-    SpawnOptions opt;
-    opt.argv = {runner.string(), "--check"};
-    opt.uid = uid;
-    opt.groups = groups;
-    Child c(opt);
-    c.wait(-1, Clock::now() + std::chrono::seconds(30));
-    const ExitStatus st = c.reap();
-    return st.exited && st.code == 0;
+// Whether `runner` starts as user `uid` with `groups` (`hpcjudge-runner --check`).
+bool starts_as(const std::filesystem::path& runner, unsigned uid, const std::vector<unsigned>& groups) {
+  SpawnOptions opt;
+  opt.argv = {runner.string(), "--check"};
+  opt.uid = uid;
+  opt.groups = groups;
+  Child c(opt);
+  c.wait(-1, Clock::now() + std::chrono::seconds(30));
+  const ExitStatus st = c.reap();
+  return st.exited && st.code == 0;
+}
+
+// The runner a user of its own can start: the build's, or, where that user
+// cannot reach it (a checkout under /root), a copy in a folder of /var/tmp open
+// to all (outside the sandbox's private /tmp), removed when the judge exits.
+// Empty where neither starts. Asked once per judge process.
+std::filesystem::path runner_for_own_user(const std::filesystem::path& runner, unsigned uid,
+                                          const std::vector<unsigned>& groups) {
+  namespace fs = std::filesystem;
+  struct Copy {
+    fs::path dir;
+    ~Copy() {
+      std::error_code ec;
+      if (!dir.empty()) fs::remove_all(dir, ec);
+    }
+  };
+  static Copy copy;
+  static const fs::path usable = [&]() -> fs::path {
+    if (starts_as(runner, uid, groups)) return runner;
+    std::string t = "/var/tmp/hpcjudge-runner-XXXXXX";
+    if (!mkdtemp(t.data())) return {};
+    copy.dir = t;
+    std::error_code ec;
+    fs::permissions(copy.dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                  fs::perms::others_read | fs::perms::others_exec, ec);
+    const fs::path copied = copy.dir / runner.filename();
+    fs::copy_file(runner, copied, ec);
+    if (ec) return {};
+    return starts_as(copied, uid, groups) ? copied : fs::path();
   }();
-  return starts;
+  return usable;
 }
 
 double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
@@ -98,10 +124,34 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   int fds[2];
   make_channel(fds);
   channel_ = fds[0];
+  // Processes and threads: a fork bomb stops at a limit and is killed whole.
+  // Run as root, the runner gets a user id of its own, so the limit binds (it
+  // never binds root) and the kill reaches every process it started. A GPU
+  // problem's runner gets the groups of the device nodes too. Where that user
+  // cannot reach the build's runner, it runs a copy it can reach. Where a node
+  // is closed to every other user, or no copy starts, it stays root, with no
+  // limit but the fork-bomb count and kill at a timeout. Not root, the limit is
+  // the user's tasks now plus room.
+  constexpr unsigned long kRoom = 64;
   SpawnOptions sp;
+  std::filesystem::path runner = paths.runner;
+  if (geteuid() == 0) {
+    const auto groups = problem.info().kind == Kind::GPU ? gpu_node_groups() : std::vector<unsigned>{};
+    const unsigned own_uid = fresh_runner_uid();
+    if (groups) {
+      if (const auto usable = runner_for_own_user(paths.runner, own_uid, *groups); !usable.empty()) {
+        runner = usable;
+        sp.uid = own_uid;
+        sp.groups = *groups;
+        sp.max_tasks = static_cast<unsigned long>(opt.threads) + kRoom;
+      }
+    }
+  } else {
+    sp.max_tasks = tasks_of_user(geteuid()) + static_cast<unsigned long>(opt.threads) + kRoom;
+  }
   sp.argv = opt.wrapper;
   wrapped_ = !opt.wrapper.empty();
-  for (std::string a : {paths.runner.string(), std::string("--problem"), problem.info().slug, std::string("--channel"),
+  for (std::string a : {runner.string(), std::string("--problem"), problem.info().slug, std::string("--channel"),
                         std::string("3"), std::string("--arena"), std::string("4"), std::string("--device"),
                         std::to_string(opt.device)})
     sp.argv.push_back(a);
@@ -110,25 +160,6 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
   // is in no address space: no file of the runner's may outgrow the limit.
   sp.file_size = opt.memory_limit;
-  // Processes and threads: a fork bomb stops at a limit and is killed whole.
-  // Run as root, the runner gets a user id of its own, so the limit binds (it
-  // never binds root) and the kill reaches every process it started. A GPU
-  // problem's runner gets the groups of the device nodes too. Where a node is
-  // closed to every other user, or that user cannot start the runner, it stays
-  // root, with no limit but the fork-bomb count and kill at a timeout. Not
-  // root, the limit is the user's tasks now plus room.
-  constexpr unsigned long kRoom = 64;
-  if (geteuid() == 0) {
-    const auto groups = problem.info().kind == Kind::GPU ? gpu_node_groups() : std::vector<unsigned>{};
-    const unsigned own_uid = fresh_runner_uid();
-    if (groups && runner_starts_as(paths.runner, own_uid, *groups)) {
-      sp.uid = own_uid;
-      sp.groups = *groups;
-      sp.max_tasks = static_cast<unsigned long>(opt.threads) + kRoom;
-    }
-  } else {
-    sp.max_tasks = tasks_of_user(geteuid()) + static_cast<unsigned long>(opt.threads) + kRoom;
-  }
   // The runner links the problem descriptions, and with them OpenBLAS: keep its
   // thread pool out of the submission's process.
   // OpenMP's (and OpenBLAS's) idle threads sleep rather than spin, so a thread
@@ -208,6 +239,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   for (;;) {
     const Child::Wake w = sent ? child_->wait(channel_, deadline) : child_->wait(-1, deadline);
     if (w == Child::Wake::Timeout) {
+      ::kill(-child_->pid(), SIGSTOP);  // a fork bomb stops growing while it is counted
       const size_t processes = std::max(child_->processes(), family_->members().size());
       char buf[200];
       std::snprintf(buf, sizeof buf, "%s did not return within %.3g s", during, timeout_s);
