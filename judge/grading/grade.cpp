@@ -226,16 +226,18 @@ class PeaksInUse {
 // The runner's own figure may only confirm the judge's clock, which is what is
 // scored. The judge's interval also holds the wake-ups of the runner and of the
 // judge, which a busy machine makes long (its run queue), so the two figures
-// agree only loosely; a median the runner reports below half the judge's (and
-// three times the round trip's spread) is a time the submission's process made
-// up, and the case is FAIL, never a score.
+// agree only loosely, and the judge's fastest run is the one to compare: a
+// median the runner reports below half of it (and below it by three times the
+// round trip's spread) is a time the submission's process made up, and the case
+// is FAIL, never a score.
 std::optional<std::string> disagreement(double reported_s, double judged_s, const RoundTrip& rt) {
   const double allowed = std::max(3 * rt.noise_s, 0.5 * judged_s);
   if (reported_s + allowed >= judged_s) return std::nullopt;
   char why[320];
   std::snprintf(why, sizeof why,
                 "the time reported by the submission's process disagrees with the judge's clock: median %s "
-                "reported, %s measured by the judge (round trip %s, noise %s subtracted and allowed for)",
+                "reported, %s at the fastest measured by the judge (round trip %s, noise %s subtracted and "
+                "allowed for)",
                 format_seconds(reported_s).c_str(), format_seconds(judged_s).c_str(),
                 format_seconds(rt.median_s).c_str(), format_seconds(rt.noise_s).c_str());
   return std::string(why);
@@ -310,7 +312,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     }
     b.stats = loop.stats();
     if (b.verdict == Verdict::AC && !reported.empty()) {
-      if (auto forged = disagreement(Stats::of(reported).median, b.stats.median, s.round_trip())) {
+      if (auto forged = disagreement(Stats::of(reported).median, b.stats.min, s.round_trip())) {
         b.verdict = Verdict::FAIL;
         b.message = *forged;
       }
