@@ -239,7 +239,7 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
                 "reported, %s at the fastest measured by the judge (round trip %s, noise %s subtracted and "
                 "allowed for)",
                 format_seconds(reported_s).c_str(), format_seconds(judged_s).c_str(),
-                format_seconds(rt.median_s).c_str(), format_seconds(rt.noise_s).c_str());
+                format_seconds(rt.subtracted_s).c_str(), format_seconds(rt.noise_s).c_str());
   return std::string(why);
 }
 
@@ -401,7 +401,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                .memory_limit = host_memory_limit(p)});
     const CallOutcome started = s.start(60);
     const auto trip = [](const RoundTrip& t) {
-      return nlohmann::json{{"median_s", t.median_s}, {"noise_s", t.noise_s}, {"samples", t.samples}};
+      return nlohmann::json{
+          {"median_s", t.median_s}, {"subtracted_s", t.subtracted_s}, {"noise_s", t.noise_s}, {"samples", t.samples}};
     };
     r.timing = {{"clock", "judge"},
                 {"round_trip_tests", trip(s.round_trip(false))},

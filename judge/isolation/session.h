@@ -57,6 +57,9 @@ struct CallOptions {
 // The channel's round trip on one runner, measured before its submission was loaded.
 struct RoundTrip {
   double median_s = 0;
+  // What a call's interval has subtracted: the 10th percentile, so that a busy
+  // moment while it was measured can never take more than the round trip off a call.
+  double subtracted_s = 0;
   double noise_s = 0;  // the spread of the samples: the interquartile range
   size_t samples = 0;
 };
