@@ -117,7 +117,10 @@ check "row 12: --slurm submits the class" bash -c "test $rc -eq 0 && grep -q 'su
 check "row 12: the newline name is skipped with a warning" bash -c "grep -q 'skipped participant' '$tmp/slurm.err' && ! grep -qx 'two' '$tmp/slurm-results/slurm/participants.txt' && grep -qx 'zed' '$tmp/slurm-results/slurm/participants.txt' && grep -qx 'slurm' '$tmp/slurm-results/slurm/participants.txt'"
 
 # As an ordinary user: the staff member grading on a cluster without root.
-if [ "$(id -u)" = 0 ] && useradd --system --no-create-home "$user" 2>/dev/null; then
+# Another user reaches the judge only where its folders let it (not in a checkout under /root, mode 0700).
+if [ "$(id -u)" = 0 ] && ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$judge"; then
+  echo "skipped as an ordinary user: $judge cannot be reached by other users"
+elif [ "$(id -u)" = 0 ] && useradd --system --no-create-home "$user" 2>/dev/null; then
   as_user() { runuser -u "$user" -- env HPCJUDGE_CACHE="$tmp/user/cache" "$@"; }
   mkdir -p "$tmp/user/cache"
   make_class "$tmp/user/class" "$tmp/user/results" "$tmp/user/seed" "$tmp/user/cache"

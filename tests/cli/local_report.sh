@@ -34,17 +34,23 @@ report=$work/.hpcjudge/reports/softmax-cpu.json
 grep -q '"source_key"' "$report" || fail "the report records no source_key"
 
 (cd "$work" && "$judge" pack -o "$work/fresh.tar.gz" --name tester) >"$work/pack1.out" 2>&1 || fail "pack failed: $(cat "$work/pack1.out")"
-tar -tzf "$work/fresh.tar.gz" | grep -q '^tester/reports/softmax-cpu.json$' || fail "a fresh report was not packed"
+# (Listed first: with pipefail, `tar | grep -q` fails when grep stops reading early.)
+tar -tzf "$work/fresh.tar.gz" >"$work/fresh.list"
+grep -q '^tester/reports/softmax-cpu.json$' "$work/fresh.list" || fail "a fresh report was not packed"
 grep -q warning "$work/pack1.out" && fail "a warning for a fresh report: $(cat "$work/pack1.out")"
 
 echo "// edited after judging" >> "$work/problems/softmax-cpu/solution.cpp"
 (cd "$work" && "$judge" pack -o "$work/stale.tar.gz" --name tester) >"$work/pack2.out" 2>&1 || fail "pack failed: $(cat "$work/pack2.out")"
-tar -tzf "$work/stale.tar.gz" | grep -q 'reports/softmax-cpu.json' && fail "a stale report was packed"
-tar -tzf "$work/stale.tar.gz" | grep -q '^tester/softmax-cpu.cpp$' || fail "the edited solution was not packed"
+tar -tzf "$work/stale.tar.gz" >"$work/stale.list"
+grep -q 'reports/softmax-cpu.json' "$work/stale.list" && fail "a stale report was packed"
+grep -q '^tester/softmax-cpu.cpp$' "$work/stale.list" || fail "the edited solution was not packed"
 grep -q "warning: $report is the report of another version of" "$work/pack2.out" ||
   fail "no warning for the stale report: $(cat "$work/pack2.out")"
 
-if [ "$(id -u)" = 0 ]; then
+# Another user reaches the judge only where its folders let it (not in a checkout under /root, mode 0700).
+if [ "$(id -u)" = 0 ] && ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$judge"; then
+  echo "skipped as an ordinary user: $judge cannot be reached by other users"
+elif [ "$(id -u)" = 0 ]; then
   user=hpcjudge-rt-$$
   useradd -m "$user" || { echo "FAIL: cannot create a user"; exit 1; }
   chown -R "$user" "$work/problems" "$work/cache"

@@ -25,7 +25,7 @@ rc=$?
 if ! ls /dev/nvidia* >/dev/null 2>&1; then
   "$judge" profile vector-add "$src/tests/submissions/vector-add/AC/naive.cu" >"$work/out" 2>"$work/err"
   rc=$?
-  [ $rc = 2 ] && grep -q "no NVIDIA GPU or driver on this machine" "$work/err" || fail "a GPU profile without a GPU: exit $rc, $(cat "$work/err")"
+  [ $rc = 2 ] && grep -q -e "no NVIDIA GPU or driver on this machine" -e "the judge was built without the CUDA toolkit" "$work/err" || fail "a GPU profile without a GPU: exit $rc, $(cat "$work/err")"
 fi
 
 "$judge" profile softmax-cpu "$sub" >"$work/out" 2>"$work/err"
