@@ -88,6 +88,33 @@ std::filesystem::path runner_for_own_user(const std::filesystem::path& runner, u
   return usable;
 }
 
+// Whether another user can reach `p`: every folder above it open to others (x).
+bool reachable_by_others(const std::filesystem::path& p) {
+  for (std::filesystem::path d = p.parent_path(); !d.empty() && d != d.root_path(); d = d.parent_path()) {
+    struct stat st {};
+    if (stat(d.c_str(), &st) != 0 || !(st.st_mode & S_IXOTH)) return false;
+  }
+  return true;
+}
+
+std::vector<std::string> for_runner_copy(const std::vector<std::string>& w, const std::filesystem::path& build,
+                                         const std::filesystem::path& copy) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (w[i] == "--ro-bind" && i + 2 < w.size() && w[i + 1] == build.string() && w[i + 2] == build.string()) {
+      out.insert(out.end(), {w[i], copy.string(), copy.string()});
+      i += 2;
+    } else if (w[i] == "--tmpfs" && i + 3 < w.size() && w[i + 2] == "--remount-ro" && !reachable_by_others(w[i + 1])) {
+      i += 3;
+    } else if (w[i] == "--ro-bind" && i + 2 < w.size() && w[i + 1] == "/dev/null" && !reachable_by_others(w[i + 2])) {
+      i += 2;
+    } else {
+      out.push_back(w[i]);
+    }
+  }
+  return out;
+}
+
 double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 // Every buffer argument of a call, and its scalars, as the protocol carries them.
@@ -151,6 +178,11 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   }
   sp.argv = opt.wrapper;
   wrapped_ = !opt.wrapper.empty();
+  // Under bubblewrap, with a runner copy: the copy is bound in place of the
+  // build's folder, and what the sandbox would hide below a folder that user
+  // cannot reach is left out (bubblewrap, as that user, cannot mount there;
+  // the runner cannot see it either way).
+  if (runner != paths.runner) sp.argv = for_runner_copy(sp.argv, paths.runner.parent_path(), runner.parent_path());
   for (std::string a : {runner.string(), std::string("--problem"), problem.info().slug, std::string("--channel"),
                         std::string("3"), std::string("--arena"), std::string("4"), std::string("--device"),
                         std::to_string(opt.device)})
