@@ -66,11 +66,4 @@ std::optional<Message> receive(int fd) {
   return out;
 }
 
-std::optional<nlohmann::json> receive_message(int fd) {
-  auto m = receive(fd);
-  if (!m) return std::nullopt;
-  if (m->fd >= 0) close(m->fd);
-  return std::move(m->json);
-}
-
 }  // namespace hpcjudge

@@ -27,7 +27,4 @@ struct Message {
 // message that is not JSON comes back as a discarded value (is_discarded()).
 std::optional<Message> receive(int fd);
 
-// receive() without the descriptor (closed if one came): for the runner's requests and replies.
-std::optional<nlohmann::json> receive_message(int fd);
-
 }  // namespace hpcjudge

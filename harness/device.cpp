@@ -8,6 +8,7 @@
 
 #include "device_memory.h"
 #include "device_share.h"
+#include "spans.h"
 #include "runner_memory.h"
 
 namespace hpcjudge::device {
@@ -127,25 +128,8 @@ void DeviceArena::pin(std::byte* host, size_t bytes) {
   }
 }
 
-namespace {
-// A byte that differs from one call to the next, for scratch memory.
-int garbage_byte() {
-  static unsigned char round = 0x3C;
-  round = static_cast<unsigned char>(round * 5 + 17);
-  return round;
-}
-
-// Runs `copy(from, to)` over [0, bytes) minus the scratch spans (sorted by offset).
-template <class Copy>
-void around(size_t bytes, const DeviceArena::Spans& scratch, Copy copy) {
-  size_t at = 0;
-  for (const auto& [off, n] : scratch) {
-    if (off > at) copy(at, off);
-    at = std::max(at, off + n);
-  }
-  if (bytes > at) copy(at, bytes);
-}
-}  // namespace
+using hpcjudge::around;
+using hpcjudge::garbage_byte;
 
 void DeviceArena::upload(std::byte* host, size_t bytes, const Spans& scratch) {
   RunnerAllocation mine;

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "spans.h"
+
 namespace hpcjudge::device {
 
 // {"devices": n, "device": {...}} for device `index`, or {"devices": 0, "error": "..."}.
@@ -26,7 +28,7 @@ class DeviceArena {
   explicit DeviceArena(int index);  // selects the device and creates its context
   ~DeviceArena();
   // (offset, bytes) spans of the arena.
-  using Spans = std::vector<std::pair<size_t, size_t>>;
+  using Spans = hpcjudge::Spans;
   // Copies `bytes` of the host arena to the device (growing it as needed),
   // except the `scratch` spans (workspaces), which are filled with garbage on
   // the device instead: never copied, and never the same twice.

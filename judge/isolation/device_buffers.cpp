@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "harness/device_share.h"
+#include "harness/spans.h"
 #endif
 
 namespace hpcjudge {
@@ -24,17 +25,6 @@ namespace {
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
     throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
-}
-
-// Runs copy(from, to) over [0, bytes) minus the scratch spans.
-template <class Copy>
-void around(size_t bytes, const JudgeDevice::Spans& scratch, Copy copy) {
-  size_t at = 0;
-  for (const auto& [off, n] : scratch) {
-    if (off > at) copy(at, std::min(off, bytes));
-    at = std::max(at, off + n);
-  }
-  if (bytes > at) copy(at, bytes);
 }
 
 class CudaJudgeDevice : public JudgeDevice {
@@ -83,11 +73,8 @@ class CudaJudgeDevice : public JudgeDevice {
       check(cudaMemcpyAsync(buffers_.data() + from, host + from, to - from, cudaMemcpyHostToDevice, stream_),
             "copying the inputs to the device");
     });
-    static unsigned char round = 0x3C;
-    for (const auto& [off, n] : scratch) {
-      round = static_cast<unsigned char>(round * 5 + 17);  // never the same garbage twice
-      check(cudaMemsetAsync(buffers_.data() + off, round, n, stream_), "filling the workspace");
-    }
+    for (const auto& [off, n] : scratch)
+      check(cudaMemsetAsync(buffers_.data() + off, garbage_byte(), n, stream_), "filling the workspace");
     check(cudaStreamSynchronize(stream_), "uploading the inputs");
   }
   void flush_caches() override {

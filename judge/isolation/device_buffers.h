@@ -10,11 +10,13 @@
 #include <utility>
 #include <vector>
 
+#include "harness/spans.h"
+
 namespace hpcjudge {
 
 class JudgeDevice {
  public:
-  using Spans = std::vector<std::pair<size_t, size_t>>;  // (offset, bytes), sorted
+  using Spans = hpcjudge::Spans;  // (offset, bytes), sorted
   virtual ~JudgeDevice() = default;
   // Grows the buffers to at least `bytes`. Returns a descriptor for the runner
   // when they were made anew (the caller sends and closes it), else -1.

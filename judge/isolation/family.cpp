@@ -118,13 +118,11 @@ bool ProcessFamily::stop(std::chrono::microseconds limit, std::string* why) {
       std::vector<pid_t> again = members();
       if (again.size() == now.size()) {
         known_ = std::move(again);
-        stopped_ = true;
         return true;
       }
     }
     if (std::chrono::steady_clock::now() > deadline) {
       if (why) *why = "process " + std::to_string(running) + " did not stop";
-      stopped_ = true;
       return false;
     }
     if (pass > 2) std::this_thread::sleep_for(std::chrono::microseconds(50));
@@ -146,7 +144,6 @@ void ProcessFamily::resume() {
   for (pid_t p : signalled_) ::kill(p, SIGCONT);
   ::kill(-root_, SIGCONT);
   signalled_.clear();
-  stopped_ = false;
 }
 
 void ProcessFamily::kill() {
@@ -170,7 +167,6 @@ void ProcessFamily::kill() {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   signalled_.clear();
-  stopped_ = false;
 }
 
 }  // namespace hpcjudge

@@ -35,7 +35,6 @@ class ProcessFamily {
   void kill();
   // The members now (the root first).
   std::vector<pid_t> members() const;
-  bool stopped() const { return stopped_; }
   // The members the last stop() found (the root alone before the first).
   const std::vector<pid_t>& known() const { return known_; }
   // CPU time (ns) the known members have used, every thread together.
@@ -43,7 +42,6 @@ class ProcessFamily {
 
  private:
   pid_t root_;
-  bool stopped_ = false;
   std::set<pid_t> signalled_;  // the processes the last stop() sent SIGSTOP to
   std::vector<pid_t> known_{root_};
 };
