@@ -11,6 +11,7 @@
 #include "judge/classroom/leaderboard.h"
 #include "judge/files.h"
 #include "judge/grading/compile.h"
+#include "judge/measure/gpu.h"
 
 using namespace hpcjudge;
 namespace fs = std::filesystem;
@@ -107,4 +108,28 @@ TEST_CASE("compile: what the compiler read, from its dependency lists, is checke
   CHECK(first_outside({"../x.h"}, s.dir, allowed) == "../x.h");
   fs::create_symlink("/etc/passwd", s.dir / "innocent.h");
   CHECK(first_outside({"innocent.h"}, s.dir, allowed) == "innocent.h");
+}
+
+TEST_CASE("the CUDA toolkit's folders are the ones nvcc reports, wrapper or not", "[files]") {
+  // What `nvcc --dryrun` prints where nvcc is reached through a wrapper script in /usr/bin.
+  const std::string out =
+      "#$ _HERE_=/opt/cuda-13.0/bin\n"
+      "#$ TOP=/opt/cuda-13.0/bin/..\n"
+      "#$ INCLUDES=\"-I/opt/cuda-13.0/bin/../targets/x86_64-linux/include\"  \n"
+      "#$ SYSTEM_INCLUDES=\"-isystem\" \"/opt/cuda-13.0/bin/../targets/x86_64-linux/include/cccl\"  \n"
+      "#$ gcc -E -x c++ \"-I/not/this\" t.cu\n";
+  const CudaToolkit t = parse_nvcc_dryrun(out);
+  CHECK(t.top == "/opt/cuda-13.0/bin/..");
+  REQUIRE(t.include_dirs.size() == 2);
+  CHECK(t.include_dirs[0] == "/opt/cuda-13.0/bin/../targets/x86_64-linux/include");
+  CHECK(t.include_dirs[1] == "/opt/cuda-13.0/bin/../targets/x86_64-linux/include/cccl");
+  CHECK(parse_nvcc_dryrun("").top.empty());
+  if (!nvcc_path().empty()) {
+    // The judge's own toolkit: cuda_runtime.h lies under one of its include folders.
+    const CudaToolkit& cuda = cuda_toolkit();
+    REQUIRE(!cuda.top.empty());
+    bool found = false;
+    for (const fs::path& d : cuda.include_dirs) found = found || fs::exists(d / "cuda_runtime.h");
+    CHECK(found);
+  }
 }

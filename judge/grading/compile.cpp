@@ -31,7 +31,7 @@ std::vector<std::string> compile_command(const Problem& p, const fs::path& heade
             "-Xptxas", "-v"};
     if (vendor) {
       // cuBLAS from the toolkit the judge was built with, found at run time without LD_LIBRARY_PATH.
-      const fs::path lib = fs::path(nvcc_path()).parent_path().parent_path() / "lib64";
+      const fs::path lib = cuda_toolkit().top / "lib64";
       argv.insert(argv.end(), {"-lcublas", "-Xlinker", "-rpath," + lib.string()});
     }
   } else {
@@ -53,10 +53,9 @@ std::vector<fs::path> allowed_sources(const fs::path& workdir) {
 #ifdef HPCJUDGE_CBLAS_INCLUDE
   roots.push_back(HPCJUDGE_CBLAS_INCLUDE);
 #endif
-  if (const std::string nvcc = nvcc_path(); !nvcc.empty()) {
-    std::error_code ec;
-    const fs::path toolkit = fs::canonical(nvcc, ec).parent_path().parent_path();
-    if (!ec) roots.insert(roots.end(), {toolkit / "include", toolkit / "targets"});
+  if (const CudaToolkit& cuda = cuda_toolkit(); !cuda.top.empty()) {
+    roots.insert(roots.end(), {cuda.top / "include", cuda.top / "targets"});
+    roots.insert(roots.end(), cuda.include_dirs.begin(), cuda.include_dirs.end());
   }
   for (fs::path& r : roots) {
     std::error_code ec;

@@ -35,9 +35,12 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
       else if (fs::is_directory(link, ec)) w.insert(w.end(), {"--ro-bind", link, link});
     }
     if (const std::string nvcc = nvcc_path(); !nvcc.empty()) {
+      // nvcc as the judge calls it (perhaps a wrapper) and the toolkit it leads to.
       std::error_code ec;
-      const fs::path toolkit = fs::canonical(fs::path(nvcc), ec).parent_path().parent_path();
-      if (!ec) w.insert(w.end(), {"--ro-bind", toolkit.string(), toolkit.string()});
+      const fs::path wrapper = fs::canonical(fs::path(nvcc), ec).parent_path();
+      if (!ec) w.insert(w.end(), {"--ro-bind", wrapper.string(), wrapper.string()});
+      const fs::path top = cuda_toolkit().top;
+      if (!top.empty()) w.insert(w.end(), {"--ro-bind", top.string(), top.string()});
     }
   } else {
     w.insert(w.end(), {"--ro-bind", "/", "/"});

@@ -56,9 +56,72 @@ const GpuProbe& probe_gpu(const Paths& paths, int device) {
   return cache[device] = g;
 }
 
+CudaToolkit parse_nvcc_dryrun(const std::string& out) {
+  CudaToolkit t;
+  std::istringstream in(out);
+  std::string line;
+  // The quoted or bare words of a line, quotes removed.
+  auto words = [](const std::string& s) {
+    std::vector<std::string> w;
+    std::string cur;
+    bool quoted = false, any = false;
+    for (char c : s) {
+      if (c == '"') {
+        quoted = !quoted;
+        any = true;
+      } else if (!quoted && (c == ' ' || c == '\t')) {
+        if (any || !cur.empty()) w.push_back(cur);
+        cur.clear();
+        any = false;
+      } else {
+        cur += c;
+      }
+    }
+    if (any || !cur.empty()) w.push_back(cur);
+    return w;
+  };
+  while (std::getline(in, line)) {
+    if (line.rfind("#$ TOP=", 0) == 0) {
+      t.top = line.substr(7);
+    } else if (line.rfind("#$ INCLUDES=", 0) == 0 || line.rfind("#$ SYSTEM_INCLUDES=", 0) == 0) {
+      const std::vector<std::string> w = words(line.substr(line.find('=') + 1));
+      for (size_t i = 0; i < w.size(); ++i) {
+        if (w[i] == "-isystem" || w[i] == "-I") {
+          if (i + 1 < w.size()) t.include_dirs.push_back(w[++i]);
+        } else if (w[i].rfind("-I", 0) == 0) {
+          t.include_dirs.push_back(w[i].substr(2));
+        }
+      }
+    }
+  }
+  return t;
+}
+
+const CudaToolkit& cuda_toolkit() {
+  static const CudaToolkit toolkit = [] {
+    CudaToolkit t;
+    const std::string nvcc = nvcc_path();
+    if (nvcc.empty()) return t;
+    const RunResult r = run_command({nvcc, "--dryrun", "-x", "cu", "-c", "/dev/null", "-o", "/dev/null"}, 60);
+    if (!r.timed_out && r.status.exited && r.status.code == 0) t = parse_nvcc_dryrun(r.output);
+    std::error_code ec;
+    if (t.top.empty()) t.top = fs::canonical(nvcc, ec).parent_path().parent_path();
+    auto canon = [](fs::path& p) {
+      std::error_code e;
+      const fs::path c = fs::canonical(p, e);
+      if (!e) p = c;
+    };
+    canon(t.top);
+    for (fs::path& d : t.include_dirs) canon(d);
+    return t;
+  }();
+  return toolkit;
+}
+
 std::string compute_sanitizer_path() {
   std::vector<fs::path> dirs;
   if (const std::string nvcc = nvcc_path(); !nvcc.empty()) dirs.push_back(fs::path(nvcc).parent_path());
+  if (!cuda_toolkit().top.empty()) dirs.push_back(cuda_toolkit().top / "bin");
   if (const char* path = std::getenv("PATH")) {
     std::stringstream ss(path);
     std::string d;

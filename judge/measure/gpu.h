@@ -33,6 +33,18 @@ std::vector<std::filesystem::path> nvidia_device_nodes();
 // The nvcc the judge was built with ("" without the CUDA toolkit).
 std::string nvcc_path();
 
+// Where the CUDA toolkit is, as nvcc itself reports it (`nvcc --dryrun`: its TOP
+// and the include folders it passes the host compiler), so that an nvcc reached
+// through a wrapper script or a link farm still names the real toolkit.
+struct CudaToolkit {
+  std::filesystem::path top;                         // the toolkit's root ("" when unknown)
+  std::vector<std::filesystem::path> include_dirs;  // every -I and -isystem nvcc adds
+};
+CudaToolkit parse_nvcc_dryrun(const std::string& dryrun_output);
+// The judge's toolkit, asked of nvcc once per process, folders made canonical;
+// the folder above nvcc's own where nvcc does not answer. Empty without CUDA.
+const CudaToolkit& cuda_toolkit();
+
 // compute-sanitizer beside nvcc or on PATH ("" when not installed).
 std::string compute_sanitizer_path();
 
