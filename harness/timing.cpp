@@ -6,6 +6,18 @@
 
 namespace hpcjudge {
 
+Interval median_interval(std::vector<double> v) {
+  if (v.empty()) return {};
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  if (n < 6) return {v.front(), v.back()};
+  // Ranks (1-based) n/2 -+ 1.96 sqrt(n)/2: the binomial(n, 1/2) interval.
+  const double half = 0.98 * std::sqrt(static_cast<double>(n));
+  const auto lo = static_cast<size_t>(std::max(1.0, std::floor(0.5 * static_cast<double>(n) - half)));
+  const auto hi = static_cast<size_t>(std::min(static_cast<double>(n), std::ceil(0.5 * static_cast<double>(n) + 1 + half)));
+  return {v[lo - 1], v[hi - 1]};
+}
+
 Stats Stats::of(std::vector<double> v) {
   Stats s;
   s.runs = v.size();
@@ -22,10 +34,12 @@ Stats Stats::of(std::vector<double> v) {
     s.stddev = std::sqrt(ss / (n - 1));
     s.sem = s.stddev / std::sqrt(static_cast<double>(n));
   }
+  s.median_ci = median_interval(std::move(v));
   return s;
 }
 
-TimingLoop::TimingLoop(TimingPolicy policy) : policy_(policy), start_(std::chrono::steady_clock::now()) {}
+TimingLoop::TimingLoop(TimingPolicy policy, size_t rivals)
+    : policy_(policy), log_ratios_(rivals), dropped_(rivals, false), start_(std::chrono::steady_clock::now()) {}
 
 double TimingLoop::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -34,7 +48,11 @@ double TimingLoop::elapsed() const {
 bool TimingLoop::converged() const {
   if (static_cast<int>(samples_.size()) < std::max(policy_.min_runs, 2)) return false;
   const Stats s = stats();
-  return s.mean > 0 && s.sem < policy_.target_rel_sem * s.mean;
+  if (!(s.mean > 0 && s.sem < policy_.target_rel_sem * s.mean)) return false;
+  // A log ratio's standard error is the ratio's relative one.
+  for (size_t k = 0; k < log_ratios_.size(); ++k)
+    if (!dropped_[k] && Stats::of(log_ratios_[k]).sem >= policy_.target_rel_sem) return false;
+  return true;
 }
 
 bool TimingLoop::want_more() const {
@@ -45,12 +63,18 @@ bool TimingLoop::want_more() const {
   return !converged() && elapsed() < policy_.budget_s;
 }
 
-void TimingLoop::add(double seconds) {
+void TimingLoop::add(double seconds, const std::vector<double>& rival_seconds) {
   if (warming_up()) {
     ++warmups_done_;
     return;
   }
   samples_.push_back(seconds);
+  for (size_t k = 0; k < rival_seconds.size() && k < log_ratios_.size(); ++k)
+    if (!dropped_[k] && seconds > 0 && rival_seconds[k] > 0) log_ratios_[k].push_back(std::log(seconds / rival_seconds[k]));
+}
+
+void TimingLoop::drop_rival(size_t k) {
+  if (k < dropped_.size()) dropped_[k] = true;
 }
 
 const char* TimingLoop::stop_reason() const {

@@ -21,22 +21,43 @@ struct TimingPolicy {
   double budget_s = 3.0;         // wall-clock budget of the whole loop, warm-up included
 };
 
+// A distribution-free interval of a median: the order statistics around the
+// middle rank that hold the true median with about 95% confidence (binomial
+// ranks, normal approximation); the whole range under 6 samples.
+struct Interval {
+  double lo = 0, hi = 0;
+  double half_width() const { return 0.5 * (hi - lo); }
+};
+Interval median_interval(std::vector<double> samples);
+
 struct Stats {
   size_t runs = 0;
   double mean = 0, median = 0, min = 0, max = 0, stddev = 0, sem = 0;
+  Interval median_ci;  // median_interval() of the samples
   // Relative spread: sample standard deviation over the mean.
   double spread() const { return mean > 0 ? stddev / mean : 0; }
   static Stats of(std::vector<double> samples);
 };
 
+// Side by side: each run may time rivals too (the problem's reference
+// solutions, called right before or after on the same inputs). The loop then
+// keeps, per rival, the log of each run's ratio (the run's time over the
+// rival's), and converges only once the mean of every rival's log ratios is
+// known to the same relative precision as the mean time: a ratio measured in
+// one run, with the machine's drift common to both sides.
 class TimingLoop {
  public:
-  explicit TimingLoop(TimingPolicy policy);
+  explicit TimingLoop(TimingPolicy policy, size_t rivals = 0);
   // True while the next run is a warm-up run (its time is discarded).
   bool warming_up() const { return warmups_done_ < policy_.warmup_runs; }
   bool want_more() const;
-  void add(double seconds);
+  // One run; `rival_seconds` holds each rival's time of the same run (all or none).
+  void add(double seconds, const std::vector<double>& rival_seconds = {});
+  // A rival that failed or was withdrawn: its ratios no longer hold the loop.
+  void drop_rival(size_t k);
   const std::vector<double>& samples() const { return samples_; }
+  // ln(t_run / t_rival) for each timed run, of rival k.
+  const std::vector<double>& log_ratios(size_t k) const { return log_ratios_[k]; }
   Stats stats() const { return Stats::of(samples_); }
   // Why the loop stopped: "converged", "budget" or "max runs".
   const char* stop_reason() const;
@@ -47,6 +68,8 @@ class TimingLoop {
   TimingPolicy policy_;
   int warmups_done_ = 0;
   std::vector<double> samples_;
+  std::vector<std::vector<double>> log_ratios_;
+  std::vector<bool> dropped_;
   std::chrono::steady_clock::time_point start_;
 };
 

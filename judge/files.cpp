@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace hpcjudge {
@@ -116,6 +117,20 @@ void write_file_atomically(const fs::path& file, const std::string& text) {
     unlink(part.c_str());
     throw FileRefused("cannot write " + file.string() + ": " + std::strerror(e));
   }
+}
+
+TempDir::TempDir() {
+  std::string t = (std::filesystem::temp_directory_path() / "hpcjudge-XXXXXX").string();
+  if (!mkdtemp(t.data())) throw std::runtime_error("cannot create a temporary folder");
+  path = t;
+  namespace fs = std::filesystem;
+  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                            fs::perms::others_exec);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
 }
 
 }  // namespace hpcjudge

@@ -22,6 +22,16 @@ struct FileRefused : std::runtime_error {
 // solution or a file of root's, is refused like a symlink to it).
 std::string not_a_regular_file(const std::filesystem::path& file, const std::filesystem::path& folder = {});
 
+// A temporary folder (under TMPDIR) for a compiled library, readable by others so
+// a runner of a user of its own can load from it; removed with everything in it.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
 // Reads a regular file, not following a symlink, at most max_bytes; throws FileRefused.
 std::string read_regular_file(const std::filesystem::path& file, size_t max_bytes);
 

@@ -1,7 +1,8 @@
 # A forgery against its honest twin: both judged with timing by the real
 # judge; the forgery must get FAIL, RE, WA, TLE or MLE, or else a performance
-# score no higher than its twin's plus 3 points (what it gains over honest
-# work, if anything, is noise).
+# score no higher than its twin's plus 3 points, or plus the two scores'
+# stated uncertainties where these are wider (the judge's own interval: what it
+# gains over honest work, if anything, is noise the judge has measured).
 #   cmake -DJUDGE=... -DSLUG=... -DFILE=cheat.cpp -DTWIN=honest.cpp -DOUT=dir -P expect_no_gain.cmake
 file(MAKE_DIRECTORY ${OUT})
 get_filename_component(name ${FILE} NAME_WE)
@@ -17,6 +18,10 @@ foreach(which TWIN FILE)
   string(JSON verdict_${which} GET "${json}" verdict)
   string(JSON perf_${which} GET "${json}" score performance)
   string(JSON why_${which} GET "${json}" message)
+  string(JSON pm_${which} ERROR_VARIABLE no_pm GET "${json}" score plus_minus)
+  if(no_pm OR pm_${which} STREQUAL "null" OR pm_${which} STREQUAL "")
+    set(pm_${which} 0)
+  endif()
   if(verdict_${which} STREQUAL "SKIP")
     if("$ENV{HPCJUDGE_REQUIRE_GPU}")
       message(FATAL_ERROR "${${which}}: SKIP on a machine that must run it")
@@ -36,8 +41,13 @@ if(NOT verdict_FILE STREQUAL "AC")
   message(FATAL_ERROR "${name}: unexpected verdict ${verdict_FILE}: ${why_FILE}")
 endif()
 # CMake has no floating point: compare in hundredths of a point.
-foreach(which TWIN FILE)
-  string(REGEX REPLACE "^([0-9]+)(\\.([0-9]?[0-9]?))?.*$" "\\1;\\3" parts "${perf_${which}}")
+set(num_TWIN ${perf_TWIN})
+set(num_FILE ${perf_FILE})
+set(num_pm_TWIN ${pm_TWIN})
+set(num_pm_FILE ${pm_FILE})
+foreach(which TWIN FILE pm_TWIN pm_FILE)
+  set(value ${num_${which}})
+  string(REGEX REPLACE "^([0-9]+)(\\.([0-9]?[0-9]?))?.*$" "\\1;\\3" parts "${value}")
   list(GET parts 0 whole)
   list(LENGTH parts n)
   set(frac 0)
@@ -52,8 +62,13 @@ foreach(which TWIN FILE)
   endif()
   math(EXPR centi_${which} "${whole} * 100 + ${frac}")
 endforeach()
-math(EXPR allowed "${centi_TWIN} + 300")
+math(EXPR margin "${centi_pm_TWIN} + ${centi_pm_FILE}")
+if(margin LESS 300)
+  set(margin 300)
+endif()
+math(EXPR allowed "${centi_TWIN} + ${margin}")
 if(centi_FILE GREATER allowed)
-  message(FATAL_ERROR "${name}: AC with ${perf_FILE} performance points, over its honest twin's ${perf_TWIN} + 3")
+  message(FATAL_ERROR "${name}: AC with ${perf_FILE} performance points, over its honest twin's ${perf_TWIN} + "
+                      "${margin} hundredths (3 points, or the scores' stated uncertainties +-${pm_TWIN} and +-${pm_FILE})")
 endif()
 message(STATUS "${name}: AC with ${perf_FILE} performance points; honest twin ${perf_TWIN}: no gain")

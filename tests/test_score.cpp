@@ -82,3 +82,51 @@ TEST_CASE("score: a cached scale counts only for the machine and the reference s
   CHECK(reference_digest(fast, baseline) != reference_digest(baseline, fast));
   fs::remove_all(dir);
 }
+
+namespace {
+BenchResult::Paired beside(const std::string& role, double ratio, double lo, double hi) {
+  return {.role = role, .median_log = std::log(ratio), .ci = {std::log(lo), std::log(hi)}, .pairs = 10, .stats = {}};
+}
+}  // namespace
+
+TEST_CASE("score side by side: this run's ratio to the fast reference, on the cached scale's span") {
+  // As fast as the fast reference timed beside it: full marks, whatever the cached medians say of the
+  // machine's speed in another run (the case's own median is 1/3 of the cached fast time here).
+  BenchResult a = timed("a", 0.33), b = timed("b", 3.0);
+  a.paired = {beside("fast", 1.0, 0.99, 1.01)};
+  b.paired = {beside("fast", 1.0, 0.98, 1.02)};
+  const auto e = performance_estimate({a, b}, kScale);
+  REQUIRE(e);
+  CHECK(e->value == Approx(1.0));
+  // The interval: the two half-widths (in logs) in quadrature, over ln 8 + ln 4.
+  const double h = std::hypot(0.5 * std::log(1.01 / 0.99), 0.5 * std::log(1.02 / 0.98)) / std::log(32.0);
+  CHECK(e->lo == Approx(1.0 - h));
+  CHECK(e->hi == Approx(1.0 + h));
+  // Twice the fast reference's time on both: ln 2 off each case's span.
+  a.paired = {beside("fast", 2.0, 2.0, 2.0)};
+  b.paired = {beside("fast", 2.0, 2.0, 2.0)};
+  CHECK(performance_estimate({a, b}, kScale)->value == Approx((std::log(32.0) - 2 * std::log(2.0)) / std::log(32.0)));
+  CHECK(performance_estimate({a, b}, kScale)->lo == performance_estimate({a, b}, kScale)->hi);
+}
+
+TEST_CASE("score side by side: the baseline beside too makes the whole scale this run's") {
+  // Without any cached scale: the run is 1/4 of the baseline's time and 2x the fast reference's.
+  BenchResult a = timed("a", 1.0);
+  a.paired = {beside("fast", 2.0, 2.0, 2.0), beside("baseline", 0.25, 0.25, 0.25)};
+  const auto e = performance_estimate({a}, Scale{});
+  REQUIRE(e);
+  CHECK(e->value == Approx(std::log(4.0) / std::log(8.0)));
+  // Without a scale or a rival, no figure.
+  CHECK_FALSE(performance_estimate({timed("a", 1.0)}, Scale{}).has_value());
+}
+
+TEST_CASE("score from the cached scale alone: the interval comes from the case's median interval") {
+  BenchResult a = timed("a", 1.0), b = timed("b", 1.0);
+  a.stats.median_ci = {0.5, 2.0};
+  b.stats.median_ci = {1.0, 1.0};
+  const auto e = performance_estimate({a, b}, kScale);
+  REQUIRE(e);
+  CHECK(e->value == Approx(1.0));
+  CHECK(e->lo == Approx(1.0 - std::log(2.0) / std::log(32.0)));
+  CHECK(e->hi == Approx(std::min(kMaxFraction, 1.0 + std::log(2.0) / std::log(32.0))));
+}

@@ -1,6 +1,7 @@
 // The timing loop's statistics and stopping rule.
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
+#include <cmath>
 #include <thread>
 
 #include "harness/timing.h"
@@ -60,4 +61,46 @@ TEST_CASE("the minimum number of runs is kept even past the budget") {
   int n = 0;
   while (loop.want_more()) loop.add(1.0 + n++);
   CHECK(loop.samples().size() == 3);
+}
+
+TEST_CASE("the median's interval: order statistics around the middle, the whole range when few") {
+  CHECK(median_interval({}).lo == 0);
+  const Interval few = median_interval({5, 1, 3});
+  CHECK(few.lo == 1);
+  CHECK(few.hi == 5);
+  // 100 samples 1..100: ranks 50 -+ 9.8 -> 40 and 61.
+  std::vector<double> v;
+  for (int i = 100; i >= 1; --i) v.push_back(i);
+  const Interval i100 = median_interval(v);
+  CHECK(i100.lo == 40);
+  CHECK(i100.hi == 61);
+  CHECK(i100.lo <= Stats::of(v).median);
+  CHECK(Stats::of(v).median <= i100.hi);
+  CHECK(Stats::of(v).median_ci.lo == i100.lo);
+  // More samples of the same spread: a narrower interval, relative to the range.
+  std::vector<double> w;
+  for (int i = 1; i <= 1000; ++i) w.push_back(i / 10.0);
+  CHECK(median_interval(w).half_width() / 100 < i100.half_width() / 100);
+}
+
+TEST_CASE("side by side: the loop also waits for each rival's ratio to converge") {
+  // The run's time is steady; the rival's alternates 1 and 3: the ratio is noisy.
+  TimingLoop loop({.warmup_runs = 0, .min_runs = 3, .max_runs = 40, .target_rel_sem = 0.01, .budget_s = 60}, 1);
+  int n = 0;
+  while (loop.want_more()) loop.add(2.0, {n++ % 2 ? 1.0 : 3.0});
+  CHECK(loop.samples().size() == 40);  // the time alone would have converged at 3
+  REQUIRE(loop.log_ratios(0).size() == 40);
+  CHECK(loop.log_ratios(0)[0] == Approx(std::log(2.0 / 3.0)));
+  // A withdrawn rival no longer holds it.
+  TimingLoop dropped({.warmup_runs = 0, .min_runs = 3, .max_runs = 40, .target_rel_sem = 0.01, .budget_s = 60}, 1);
+  dropped.drop_rival(0);
+  n = 0;
+  while (dropped.want_more()) dropped.add(2.0, {n++ % 2 ? 1.0 : 3.0});
+  CHECK(dropped.samples().size() == 3);
+  CHECK(dropped.log_ratios(0).empty());
+  // Ratios held steady converge as the time does.
+  TimingLoop steady({.warmup_runs = 1, .min_runs = 3, .max_runs = 40, .target_rel_sem = 0.01, .budget_s = 60}, 1);
+  while (steady.want_more()) steady.add(2.0, {1.0});
+  CHECK(steady.samples().size() == 3);
+  CHECK(steady.log_ratios(0).size() == 3);  // the warm-up's ratio is not kept
 }

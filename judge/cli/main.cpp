@@ -303,7 +303,7 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
 // The options every grading command shares, and what they settle after parsing.
 struct GradingFlags {
   GradeOptions opt;
-  bool no_bench = false;
+  bool no_bench = false, no_side_by_side = false;
   std::string seed, seed_file;
   std::optional<std::string> secret_seed;  // handed down by a batch (take_secret_seed)
   void add_to(CLI::App& app, bool per_file = true) {
@@ -321,6 +321,8 @@ struct GradingFlags {
     app.add_flag("--sanitize", opt.sanitize, "run compute-sanitizer memcheck on the functional tests (GPU problems)");
     app.add_flag("--sandbox", opt.sandbox,
                  "run the submission under bubblewrap: no network, read-only files but a private /tmp");
+    app.add_flag("--no-side-by-side", no_side_by_side,
+                 "score against the cached reference times only, without timing the fast reference beside each run");
     // What a batch tells its child judges.
     app.add_option("--participant-folder", opt.folder, "")->group("");
     app.add_option("--hide", opt.hidden, "")->group("");
@@ -328,6 +330,7 @@ struct GradingFlags {
   // After parsing: the seed file read, the flags checked.
   void settle() {
     opt.bench = !no_bench;
+    opt.side_by_side = !no_side_by_side;
     if (opt.sanitize && compute_sanitizer_path().empty())
       throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
     if (opt.sandbox && bubblewrap_path().empty())

@@ -16,6 +16,7 @@
 #include "judge/isolation/sandbox.h"
 #include "judge/grading/score.h"
 #include "judge/grading/laid_case.h"
+#include "judge/grading/rivals.h"
 #include "judge/isolation/session.h"
 #include "judge/reports/human.h"
 
@@ -24,23 +25,6 @@ namespace hpcjudge {
 namespace fs = std::filesystem;
 
 namespace {
-
-// A temporary folder for the compiled library, removed on scope exit.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string t = (fs::temp_directory_path() / "hpcjudge-XXXXXX").string();
-    if (!mkdtemp(t.data())) throw std::runtime_error("cannot create a temporary folder");
-    path = t;
-    // Readable by the runner when it runs as a user of its own (judge/isolation/session.cpp).
-    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 void set_verdict(Report& r, Verdict v, const std::string& where, const std::string& message) {
   if (worst(r.verdict, v) == r.verdict && r.verdict != Verdict::AC) return;
@@ -244,7 +228,7 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
 }
 
 void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, PeaksInUse& pk, Session& s,
-               Report& r, Listener& listener) {
+               Rivals* rivals, Report& r, Listener& listener) {
   for (const Case& c : p.benchmarks()) {
     if (c.min_cores > m.cores) continue;
     if (!opt.only_case.empty() && c.name != opt.only_case) continue;
@@ -254,6 +238,8 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       set_verdict(r, l.failure->verdict, "performance case " + c.name, l.failure->message);
       return;
     }
+    const size_t nr = rivals ? rivals->size() : 0;
+    if (rivals) rivals->lay_out(p, c);
     // Fresh inputs for every call, warm-up included (input sets 2, 3, ...; the
     // tests use 0 and 1), in the same buffers: no input set repeats, so no
     // answer cached on pointers, sizes, samples or hashes of the inputs is
@@ -264,7 +250,10 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     BenchResult b;
     b.name = c.name;
     b.sizes = c.size_string();
-    TimingLoop loop(p.info().timing);
+    TimingLoop loop(p.info().timing, nr);
+    for (size_t k = 0; k < nr; ++k)
+      if (!rivals->active(k)) loop.drop_rival(k);
+    std::vector<std::vector<double>> rival_times(nr);  // each rival's timed runs
     Model model;
     double floor_s = 0;  // the physical floor of a timed call (judge/measure/calibration.h)
     std::vector<double> reported;  // the runner's own figures, for the cross-check
@@ -282,8 +271,21 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       }
       const Against against{spot ? nullptr : &expected, (uint64_t{entropy()} << 32) ^ entropy()};
       prepare(l, s.image());
+      // The rivals on the same inputs, before the submission's call on odd runs and
+      // after it on even ones, so neither side always follows the other.
+      std::vector<double> beside(nr, 0.0);
+      auto call_rivals = [&] {
+        for (size_t k = 0; k < nr; ++k) {
+          if (!rivals->active(k)) continue;
+          const auto t = rivals->call(k, p, c, l, s.image(), run == 0 ? &against : nullptr, limit);
+          if (t) beside[k] = *t;
+          else loop.drop_rival(k);
+        }
+      };
+      if (run % 2 == 1) call_rivals();
       const CallOutcome o =
           s.call(l.sig, l.layout, {.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});
+      if (run % 2 == 0 && o.status == CallOutcome::Ok) call_rivals();
       if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
       Checked ck = judge_call(p, c, l, against, o, s.image(), s.result());
       if (ck.verdict == Verdict::AC)
@@ -307,10 +309,25 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
                     (spot ? ", spot-checked" : "") + "): " + ck.message;
         break;
       }
-      if (!loop.warming_up()) reported.push_back(o.reported_seconds);
-      loop.add(o.seconds);
+      if (!loop.warming_up()) {
+        reported.push_back(o.reported_seconds);
+        for (size_t k = 0; k < nr; ++k)
+          if (rivals->active(k)) rival_times[k].push_back(beside[k]);
+      }
+      bool all = true;  // a ratio only where every active rival was timed this run
+      for (size_t k = 0; k < nr; ++k) all = all && (!rivals->active(k) || beside[k] > 0);
+      loop.add(o.seconds, all ? beside : std::vector<double>{});
     }
     b.stats = loop.stats();
+    for (size_t k = 0; k < nr; ++k) {
+      if (!rivals->active(k) || loop.log_ratios(k).empty()) continue;
+      const Stats ratios = Stats::of(loop.log_ratios(k));
+      b.paired.push_back({.role = rivals->role(k),
+                          .median_log = ratios.median,
+                          .ci = ratios.median_ci,
+                          .pairs = ratios.runs,
+                          .stats = Stats::of(rival_times[k])});
+    }
     if (b.verdict == Verdict::AC && !reported.empty()) {
       if (auto forged = disagreement(Stats::of(reported).median, b.stats.min, s.round_trip())) {
         b.verdict = Verdict::FAIL;
@@ -393,12 +410,12 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     if (opt.sandbox)
       for (auto& a : sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden}))
         wrapper.push_back(std::move(a));
-    Session s(paths, p,
-              {.library = lib,
-               .threads = r.machine.threads,
-               .device = opt.device,
-               .wrapper = wrapper,
-               .memory_limit = host_memory_limit(p)});
+    const SessionOptions session_options{.library = lib,
+                                         .threads = r.machine.threads,
+                                         .device = opt.device,
+                                         .wrapper = wrapper,
+                                         .memory_limit = host_memory_limit(p)};
+    Session s(paths, p, session_options);
     const CallOutcome started = s.start(60);
     const auto trip = [](const RoundTrip& t) {
       return nlohmann::json{
@@ -420,7 +437,16 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       if (r.verdict == Verdict::AC && opt.bench) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
         PeaksInUse peaks(paths, r, p.info().kind, opt.device);
-        run_bench(p, opt, r.machine, peaks, s, r, listener);
+        // The references beside the submission, when this grade is scored
+        // (not while the references themselves, a vendor anchor or a profile run).
+        std::unique_ptr<Rivals> rivals;
+        if (opt.score && opt.side_by_side && !opt.vendor && opt.only_case.empty()) {
+          const Scale cached = load_or_measure_scale(p, paths, opt, r.machine, listener);
+          if (cached.error.empty())
+            rivals = std::make_unique<Rivals>(p, paths, opt, arch, session_options, cached, listener);
+        }
+        run_bench(p, opt, r.machine, peaks, s, rivals.get(), r, listener);
+        if (rivals) r.timing["side_by_side"] = rivals->notes();
         if (gpu) r.machine.gpu["sensors_after_bench"] = s.sensors();
       }
     }

@@ -23,6 +23,9 @@ struct GradeOptions {
   bool seed_secret = false;  // the seed came from --seed-file: the report says "secret"
   bool bench = true;
   bool score = true;  // off while timing the reference solutions themselves
+  // The fast reference (and a quick baseline) timed beside the submission in the
+  // same run (judge/grading/rivals.h); off: the cached scale alone (--no-side-by-side).
+  bool side_by_side = true;
   int threads = 0;    // OpenMP threads; 0 = every core
   int device = 0;     // the CUDA device
   bool sanitize = false;  // compute-sanitizer memcheck on the functional tests

@@ -98,20 +98,74 @@ Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, con
   return s;
 }
 
-std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale) {
-  double num = 0, den = 0;
+std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& bench, const Scale& scale) {
+  double num = 0, den = 0, var = 0;
   int used = 0;
   for (const auto& b : bench) {
     auto it = std::find_if(scale.cases.begin(), scale.cases.end(), [&](const CaseScale& c) { return c.name == b.name; });
-    if (it == scale.cases.end() || b.stats.median <= 0 || it->fast_s <= 0) continue;
-    num += std::log(it->baseline_s / b.stats.median);
-    den += std::log(it->baseline_s / it->fast_s);
+    const CaseScale* cached = it == scale.cases.end() || it->fast_s <= 0 || it->baseline_s <= 0 ? nullptr : &*it;
+    const BenchResult::Paired* fast = b.paired_with("fast");
+    const BenchResult::Paired* base = b.paired_with("baseline");
+    if (b.stats.median <= 0) continue;
+    double n = 0, d = 0, h = 0;  // ln(t_base / t), ln(t_base / t_fast), the half-width of n (log units)
+    if (fast && base) {
+      n = -base->median_log;
+      d = fast->median_log - base->median_log;
+      h = std::hypot(base->ci.half_width(), fast->ci.half_width());
+    } else if (fast && cached) {
+      d = std::log(cached->baseline_s / cached->fast_s);
+      n = d - fast->median_log;
+      h = fast->ci.half_width();
+    } else if (cached) {
+      n = std::log(cached->baseline_s / b.stats.median);
+      d = std::log(cached->baseline_s / cached->fast_s);
+      if (b.stats.median_ci.lo > 0) h = 0.5 * std::log(b.stats.median_ci.hi / b.stats.median_ci.lo);
+    } else {
+      continue;
+    }
+    num += n;
+    den += d;
+    var += h * h;
     ++used;
   }
   if (used == 0) return std::nullopt;
   // A fast reference no faster than the baseline here: full marks for matching it.
-  if (den <= 0) return num >= den ? 1.0 : 0.0;
-  return std::clamp(num / den, 0.0, kMaxFraction);
+  if (den <= 0) {
+    const double f = num >= den ? 1.0 : 0.0;
+    return Fraction{f, f, f};
+  }
+  const double h = std::sqrt(var);
+  auto clamped = [](double x) { return std::clamp(x, 0.0, kMaxFraction); };
+  return Fraction{clamped(num / den), clamped((num - h) / den), clamped((num + h) / den)};
+}
+
+std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale) {
+  const auto e = performance_estimate(bench, scale);
+  if (!e) return std::nullopt;
+  return e->value;
+}
+
+std::string machine_noise(const Report& r) {
+  std::string why;
+  if (std::ifstream in("/proc/loadavg"); in) {
+    double one = 0;
+    if (in >> one) {
+      char buf[120];
+      std::snprintf(buf, sizeof buf, "load average %.2f on %d cores", one, r.machine.cores);
+      why = buf;
+    }
+  }
+  const nlohmann::json& g = r.machine.gpu;
+  if (g.is_object() && g.contains("sensors_before_bench") && g.contains("sensors_after_bench")) {
+    const auto& a = g["sensors_before_bench"];
+    const auto& b = g["sensors_after_bench"];
+    if (a.contains("sm_clock_mhz") && b.contains("sm_clock_mhz")) {
+      why += (why.empty() ? "" : "; ") + std::string("GPU clock ") + a["sm_clock_mhz"].dump() + " MHz before the timing, " +
+             b["sm_clock_mhz"].dump() + " MHz after";
+    }
+    if (b.contains("processes")) why += "; " + b["processes"].dump() + " process(es) on the GPU";
+  }
+  return why.empty() ? "the runs' times spread widely" : why;
 }
 
 void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt, Report& r, Listener& listener) {
@@ -131,19 +185,34 @@ void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt,
     r.score.note = "no performance scale on this machine: " + scale.error;
     return;
   }
-  for (auto& b : r.bench)
+  for (auto& b : r.bench) {
     for (const auto& c : scale.cases)
       if (c.name == b.name) {
         b.baseline_s = c.baseline_s;
         b.fast_s = c.fast_s;
+        b.baseline_from = b.fast_from = "cached";
       }
-  r.score.fraction = performance_fraction(r.bench, scale);
-  if (!r.score.fraction) {
+    // This run's ratios, as times: the case's median over the ratio to each rival.
+    if (const auto* f = b.paired_with("fast")) {
+      b.fast_s = b.stats.median / std::exp(f->median_log);
+      b.fast_from = "side by side";
+    }
+    if (const auto* base = b.paired_with("baseline")) {
+      b.baseline_s = b.stats.median / std::exp(base->median_log);
+      b.baseline_from = "side by side";
+    }
+  }
+  const auto estimate = performance_estimate(r.bench, scale);
+  if (!estimate) {
     r.score.note = "no performance case was timed";
     return;
   }
-  r.score.performance = pts.performance * *r.score.fraction;
+  r.score.fraction = estimate->value;
+  r.score.performance = pts.performance * estimate->value;
+  r.score.performance_lo = pts.performance * estimate->lo;
+  r.score.performance_hi = pts.performance * estimate->hi;
   r.score.bonus = std::max(0.0, r.score.performance - pts.performance);
+  if (*r.score.performance_hi - *r.score.performance_lo > 2 * kNoisyPoints) r.score.noise = machine_noise(r);
 }
 
 }  // namespace hpcjudge

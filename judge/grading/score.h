@@ -22,6 +22,9 @@ namespace hpcjudge {
 // the 0.2 above it a bounded bonus for beating it.
 inline constexpr double kMaxFraction = 1.2;
 
+// A score whose interval is wider than this many points either side says the machine was noisy.
+inline constexpr double kNoisyPoints = 2.0;
+
 struct CaseScale {
   std::string name;
   double baseline_s = 0, fast_s = 0;
@@ -59,8 +62,25 @@ Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOpt
 Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, const Report& baseline,
                  const Report& fast);
 
-// The performance fraction from the submission's and the scale's medians.
+// The performance fraction and its interval. Per case c, the numerator's term
+// ln(t_base,c / t_c) and the denominator's ln(t_base,c / t_fast,c) come from
+// this run where the references were timed side by side:
+//   fast and baseline beside:  -m_base,c  and  m_fast,c - m_base,c
+//   only the fast beside:      ln(cached t_base,c / t_fast,c) - m_fast,c  and  the cached ln(t_base,c / t_fast,c)
+//   neither:                   the cached medians against the case's median
+// with m_role,c the median over the runs of ln(t_run / t_role). The interval is
+// the numerator's uncertainty, each case's median interval (half-widths in log
+// units, added in quadrature), over the denominator; all three clamped to [0, kMaxFraction].
+struct Fraction {
+  double value = 0, lo = 0, hi = 0;
+};
+std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& bench, const Scale& scale);
+// performance_estimate's value alone.
 std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale);
+
+// What the machine was doing, in words, for a score whose interval is wide:
+// the load average against the cores, the GPU's clock before and after the timing.
+std::string machine_noise(const Report& r);
 
 // Fills r.score (and each bench row's reference times).
 void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt, Report& r, Listener& listener);

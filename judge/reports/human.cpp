@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
 #include "harness/problem.h"
 #include "harness/text.h"
+#include "judge/grading/score.h"
 
 namespace hpcjudge {
 
@@ -135,13 +137,24 @@ void HumanPrinter::finished(const Report& r) {
   if (scaled) {
     std::string line = "scale on this machine (median): ";
     const char* sep = "";
+    bool beside = false;
     for (const auto& b : r.bench)
       if (b.baseline_s && b.fast_s) {
-        line += sep + b.name + " baseline " + format_seconds(*b.baseline_s) + ", fast " + format_seconds(*b.fast_s) +
+        const auto from = [](const std::string& f) { return f == "side by side" ? std::string(" (beside)") : std::string(); };
+        line += sep + b.name + " baseline " + format_seconds(*b.baseline_s) + from(b.baseline_from) + ", fast " +
+                format_seconds(*b.fast_s) + from(b.fast_from) +
                 (b.stats.median > 0 ? fmt(", yours %.2fx baseline", *b.baseline_s / b.stats.median) : "");
+        if (const auto* f = b.paired_with("fast"))
+          line += fmt(" and %.3fx the fast reference's time", std::exp(f->median_log)) + " [" +
+                  fmt("%.3f", std::exp(f->ci.lo)) + ", " + fmt("%.3f", std::exp(f->ci.hi)) + "]";
+        beside = beside || b.paired_with("fast");
         sep = "; ";
       }
     std::printf("%s\n", line.c_str());
+    if (beside)
+      std::printf("%s\n", style_.dim("(beside): timed in this run, one call beside each of yours on the same inputs; "
+                                     "the rest cached from an earlier run on this machine")
+                              .c_str());
   }
   if (r.machine.peaks.is_object())
     std::printf("%s\n", style_.dim("% peak: of this machine's measured " +
@@ -155,8 +168,9 @@ void HumanPrinter::finished(const Report& r) {
                             .c_str());
   if (r.output_bytes > 0) std::printf("%s", submission_output(r, opt_.output_lines).c_str());
   std::printf("verdict %s", style_.paint(r.verdict, verdict_name(r.verdict)).c_str());
-  std::printf("   score %.1f / %.0f (correctness %.0f + performance %.1f / %.0f%s)\n", r.score.total(), r.score.max,
-              r.score.correctness, r.score.performance, r.score.max - problem_.info().points.correctness,
+  const std::string pm = r.score.plus_minus() ? fmt(" ± %.1f", *r.score.plus_minus()) : std::string();
+  std::printf("   score %.1f%s / %.0f (correctness %.0f + performance %.1f / %.0f%s)\n", r.score.total(), pm.c_str(),
+              r.score.max, r.score.correctness, r.score.performance, r.score.max - problem_.info().points.correctness,
               r.score.bonus > 0 ? fmt(", %.1f of it a bonus for beating the fast reference", r.score.bonus).c_str() : "");
   // Wrong answers were each shown above, as they happened: here only how many.
   size_t wrong = 0;
@@ -172,6 +186,10 @@ void HumanPrinter::finished(const Report& r) {
   else if (!r.message.empty())
     std::printf("  %s\n", r.message.c_str());
   if (!r.score.note.empty()) std::printf("  %s\n", style_.dim(r.score.note).c_str());
+  if (!r.score.noise.empty())
+    std::printf("  the score is uncertain by more than %.0f points: the machine was noisy (%s); judge again on a quiet "
+                "machine\n",
+                kNoisyPoints, r.score.noise.c_str());
   std::fflush(stdout);
 }
 

@@ -1,5 +1,7 @@
 #include "judge/reports/report.h"
 
+#include <cmath>
+
 namespace hpcjudge {
 
 namespace {
@@ -36,7 +38,16 @@ nlohmann::json Report::to_json() const {
                           {"max_rel_err", t.max_rel_err},
                           {"device_peak_bytes", opt(t.device_peak_bytes)}});
   j["bench"] = json::array();
-  for (const auto& b : bench)
+  for (const auto& b : bench) {
+    json paired = json::array();
+    for (const auto& q : b.paired)
+      paired.push_back({{"role", q.role},
+                        {"pairs", q.pairs},
+                        {"median_ratio", std::exp(q.median_log)},
+                        {"ratio_interval", {std::exp(q.ci.lo), std::exp(q.ci.hi)}},
+                        {"median_s", q.stats.median},
+                        {"min_s", q.stats.min},
+                        {"max_s", q.stats.max}});
     j["bench"].push_back({{"name", b.name},
                           {"sizes", b.sizes},
                           {"verdict", verdict_name(b.verdict)},
@@ -44,6 +55,7 @@ nlohmann::json Report::to_json() const {
                           {"runs", b.stats.runs},
                           {"mean_s", b.stats.mean},
                           {"median_s", b.stats.median},
+                          {"median_interval_s", {b.stats.median_ci.lo, b.stats.median_ci.hi}},
                           {"min_s", b.stats.min},
                           {"max_s", b.stats.max},
                           {"stddev_s", b.stats.stddev},
@@ -56,13 +68,21 @@ nlohmann::json Report::to_json() const {
                           {"device_peak_bytes", opt(b.device_peak_bytes)},
                           {"percent_of_peak", opt(b.percent_of_peak)},
                           {"baseline_median_s", opt(b.baseline_s)},
-                          {"fast_median_s", opt(b.fast_s)}});
+                          {"baseline_from", b.baseline_from},
+                          {"fast_median_s", opt(b.fast_s)},
+                          {"fast_from", b.fast_from},
+                          {"side_by_side", paired}});
+  }
   j["score"] = {{"total", score.total()},
                 {"max", score.max},
                 {"correctness", score.correctness},
                 {"performance", score.performance},
                 {"bonus", score.bonus},
                 {"performance_fraction", opt(score.fraction)},
+                {"performance_interval", score.performance_lo ? json{*score.performance_lo, *score.performance_hi}
+                                                               : json(nullptr)},
+                {"plus_minus", opt(score.plus_minus())},
+                {"noise", score.noise},
                 {"note", score.note}};
   j["device_peak_bytes"] = opt(device_peak_bytes);
   j["machine"] = machine.to_json();

@@ -39,16 +39,43 @@ struct BenchResult {
   std::optional<double> percent_of_peak;    // of the machine's measured FLOP rate or bandwidth (median run)
   double gbps() const { return stats.median > 0 ? bytes / stats.median / 1e9 : 0; }
   double gflops() const { return stats.median > 0 ? flops / stats.median / 1e9 : 0; }
-  // Filled by scoring: the reference solutions' medians on this machine.
+  // Side by side (judge/grading/rivals.h): a reference solution called on the same
+  // inputs right beside each timed run of this case, and the runs' paired ratios.
+  struct Paired {
+    std::string role;        // "fast", or "baseline" where it is quick enough to time beside
+    double median_log = 0;   // the median over the runs of ln(t_run / t_role)
+    Interval ci;             // its interval (median_interval)
+    size_t pairs = 0;
+    Stats stats;             // the rival's own times
+  };
+  std::vector<Paired> paired;
+  const Paired* paired_with(const std::string& role) const {
+    for (const Paired& p : paired)
+      if (p.role == role) return &p;
+    return nullptr;
+  }
+  // Filled by scoring: the reference solutions' times on this machine, as the
+  // score used them (this run's side-by-side ratios applied to this case's median,
+  // or the cached medians), and where each came from.
   std::optional<double> baseline_s, fast_s;
+  std::string baseline_from, fast_from;  // "side by side" or "cached"
 };
 
 struct Score {
   double correctness = 0, performance = 0, max = 0;  // performance includes the bonus
   std::optional<double> fraction;  // the performance fraction s in [0, kMaxFraction], when measured
+  // The performance points' interval, from each case's ratio interval (about 95%).
+  std::optional<double> performance_lo, performance_hi;
   double bonus = 0;                // the points above the performance points (s > 1)
+  // Why the interval is wide (over kNoisyPoints either side): what the machine was doing.
+  std::string noise;
   std::string note;                // why performance points are missing, if they are
   double total() const { return correctness + performance; }
+  // Half the interval's width, in points (the "± x" printed after the score).
+  std::optional<double> plus_minus() const {
+    if (!performance_lo || !performance_hi) return std::nullopt;
+    return 0.5 * (*performance_hi - *performance_lo);
+  }
 };
 
 struct Report {

@@ -1,0 +1,121 @@
+#include "judge/grading/rivals.h"
+
+#include <cstring>
+
+#include "judge/grading/compile.h"
+#include "judge/isolation/sandbox.h"
+#include "judge/reports/human.h"
+
+namespace hpcjudge {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool baseline_is_quick(const Problem& p, const Scale& cached) {
+  const auto cases = p.benchmarks();
+  if (cases.empty()) return false;
+  for (const Case& c : cases) {
+    bool found = false;
+    for (const CaseScale& s : cached.cases)
+      if (s.name == c.name) {
+        found = true;
+        if (s.baseline_s <= 0 || s.baseline_s > kBaselineBesideS) return false;
+      }
+    if (!found) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
+               const SessionOptions& session, const Scale& cached, Listener& listener) {
+  std::vector<std::string> roles = {"fast"};
+  if (baseline_is_quick(p, cached)) {
+    roles.push_back("baseline");
+  } else {
+    notes_.push_back("baseline: its cached medians (a separate run) are used; over " +
+                     format_seconds(kBaselineBesideS) + " a call somewhere, too slow to time beside every run");
+  }
+  const bool gpu = p.info().kind == Kind::GPU;
+  for (const std::string& role : roles) {
+    auto m = std::make_unique<Member>();
+    m->role = role;
+    const fs::path src = reference_solution(p, paths, role);
+    std::string source;
+    try {
+      source = read_regular_file(src, kMaxSourceBytes);
+    } catch (const std::exception& e) {
+      notes_.push_back(role + ": not timed beside (" + e.what() + ")");
+      continue;
+    }
+    listener.note("compiling the " + role + " reference, to time it beside each run");
+    const CompileResult cr = compile_submission(p, paths, source, m->dir.path,
+                                                {.arch = arch, .sandbox = opt.sandbox, .hidden = opt.hidden});
+    if (!cr.ok) {
+      notes_.push_back(role + ": not timed beside (it did not compile: " + cr.message + ")");
+      continue;
+    }
+    SessionOptions so = session;
+    so.library = compiled_library(m->dir.path);
+    so.wrapper.clear();
+    if (opt.sandbox) so.wrapper = sandbox_wrapper(paths, {.folder = m->dir.path, .gpu = gpu, .hidden = opt.hidden});
+    m->session = std::make_unique<Session>(paths, p, so);
+    const CallOutcome started = m->session->start(60);
+    if (auto bad = failed_call(started)) {
+      notes_.push_back(role + ": not timed beside (its runner did not start: " + bad->message + ")");
+      continue;
+    }
+    notes_.push_back(role + ": timed beside every run, on the same inputs");
+    members_.push_back(std::move(m));
+  }
+}
+
+Rivals::~Rivals() {
+  for (auto& m : members_)
+    if (m->session) m->session->finish();
+}
+
+void Rivals::withdraw(Member& m, const std::string& why) {
+  if (!m.failure.empty()) return;
+  m.failure = why;
+  notes_.push_back(m.role + ": withdrawn (" + why + "); its cached medians are used");
+  if (m.session) m.session->finish();
+}
+
+void Rivals::lay_out(const Problem& p, const Case& c) {
+  for (auto& m : members_) {
+    if (!m->failure.empty()) continue;
+    m->laid = hpcjudge::lay_out(p, c, *m->session);
+    if (m->laid->failure) withdraw(*m, "case " + c.name + ": " + m->laid->failure->message);
+  }
+}
+
+std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, const LaidCase& sub,
+                                   const std::byte* sub_image, const Against* check, double limit) {
+  Member& m = *members_[k];
+  if (!m.failure.empty() || !m.laid) return std::nullopt;
+  const LaidCase& l = *m.laid;
+  // The submission's inputs, copied buffer by buffer (a workspace may move the others).
+  for (size_t i = 0; i < l.sig.buffers.size() && i < sub.sig.buffers.size(); ++i)
+    if (l.sig.buffers[i].role == Role::In)
+      std::memcpy(m.session->image() + l.layout.offset[i], sub_image + sub.layout.offset[i], l.sig.buffers[i].bytes());
+  prepare(l, m.session->image());
+  const CallOutcome o =
+      m.session->call(l.sig, l.layout, {.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});
+  if (auto bad = failed_call(o)) {
+    withdraw(m, std::string(verdict_name(bad->verdict)) + " on case " + c.name + ": " + bad->message);
+    return std::nullopt;
+  }
+  if (check) {
+    const Checked ck = judge_call(p, c, l, *check, o, m.session->image(), m.session->result());
+    if (ck.verdict != Verdict::AC) {
+      withdraw(m, std::string(verdict_name(ck.verdict)) + " on case " + c.name + ": " + ck.message);
+      return std::nullopt;
+    }
+  }
+  return o.seconds;
+}
+
+}  // namespace hpcjudge

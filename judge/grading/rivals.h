@@ -1,0 +1,71 @@
+// Side by side: the problem's reference solutions timed in the same judge run
+// as the submission, on the same inputs, one call right beside each of its
+// timed calls (issue 16). A score is then a ratio measured in one run: the
+// machine's drift, its clock and its load are common to both sides of it,
+// where a scale cached from another run would carry that run's noise into
+// every score.
+//
+// The fast reference is always timed beside; the baseline only where its
+// cached medians are all under kBaselineBesideS (a slow baseline would take the
+// case's whole budget: its cached medians are used, and the report says so).
+// A rival runs as a submission does: its own runner, compiled by the same
+// compiler with the same options, under the same wrapper (sandbox), on its own
+// copy of the case's buffers laid out the same way; its output is checked on
+// the first call. A rival that fails is withdrawn with a note, never a verdict
+// on the submission.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "judge/files.h"
+#include "judge/grading/grade.h"
+#include "judge/grading/laid_case.h"
+#include "judge/grading/score.h"
+#include "judge/isolation/session.h"
+
+namespace hpcjudge {
+
+// A baseline slower than this per call (its cached median, on any case) is not timed beside.
+inline constexpr double kBaselineBesideS = 0.02;
+
+class Rivals {
+ public:
+  // Compiles and starts the rivals; `session` is the submission's session options
+  // (the rivals get the same threads, device, memory limit and, for their own
+  // folder, the same wrapper).
+  Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
+         const SessionOptions& session, const Scale& cached, Listener& listener);
+  ~Rivals();
+
+  size_t size() const { return members_.size(); }
+  const std::string& role(size_t k) const { return members_[k]->role; }
+  bool active(size_t k) const { return members_[k]->failure.empty(); }
+  // Why rival k was withdrawn, or "".
+  const std::string& failure(size_t k) const { return members_[k]->failure; }
+  // What the report says of the rivals: who was timed beside, who was not and why.
+  const std::vector<std::string>& notes() const { return notes_; }
+
+  // Lays the case out in every active rival's session (its own workspace_size()).
+  void lay_out(const Problem& p, const Case& c);
+  // One timed call of rival k on the inputs now in the submission's image
+  // (laid out as `sub`); the output checked when `check` holds a reference.
+  // Returns the call's seconds, or nothing when the rival failed (withdrawn).
+  std::optional<double> call(size_t k, const Problem& p, const Case& c, const LaidCase& sub,
+                             const std::byte* sub_image, const Against* check, double limit);
+
+ private:
+  struct Member {
+    std::string role;
+    TempDir dir;
+    std::unique_ptr<Session> session;
+    std::optional<LaidCase> laid;
+    std::string failure;
+  };
+  void withdraw(Member& m, const std::string& why);
+  std::vector<std::unique_ptr<Member>> members_;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace hpcjudge
