@@ -173,6 +173,12 @@ struct ProblemInfo {
   size_t workspace_floor_bytes = size_t{4} << 20;
   // Keep reference answers on disk (slow references, such as attention at N = 16,384).
   bool cache_reference = false;
+  // The names generate() knows, the one its last branch (any other name) gives
+  // first; a name ending in ':' is a family taking a parameter ("runs:" for
+  // "runs:8"). Every case names one of them (tests/test_problems.cpp checks
+  // it, and that each other name gives other inputs than the last branch), so
+  // a misspelt name cannot fall through to the default unnoticed.
+  std::vector<std::string> generators = {"uniform"};
   BenchTarget bench_target;
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -186,4 +187,52 @@ TEST_CASE("the large performance cases are spot-checked, the functional tests ne
   }
   for (const char* slug : {"matmul-gpu", "flash-attention"})
     for (const Case& c : Registry::find(slug)->benchmarks()) CHECK(Registry::find(slug)->spot_checked(c));
+}
+
+TEST_CASE("every case names a generator its problem knows, and each name gives its own inputs") {
+  auto known = [](const Problem& p, const std::string& gen) {
+    for (const std::string& g : p.info().generators)
+      if (g == gen || (!g.empty() && g.back() == ':' && gen.rfind(g, 0) == 0 && gen.size() > g.size())) return true;
+    return false;
+  };
+  auto inputs = [](const Problem& p, const Case& c) {
+    HostCase h(p, c);
+    p.generate(c, 42, 0, h.buffers());
+    std::vector<std::byte> bytes;
+    for (size_t i = 0; i < h.sig.buffers.size(); ++i)
+      if (h.sig.buffers[i].role == Role::In) bytes.insert(bytes.end(), h.storage[i].begin(), h.storage[i].end());
+    return gen::fnv1a(bytes);  // a checksum, so a failure prints two numbers
+  };
+  for (const Problem* p : Registry::all()) {
+    INFO(p->info().slug);
+    REQUIRE_FALSE(p->info().generators.empty());
+    std::vector<Case> cases = p->tests();
+    for (const Case& c : p->benchmarks()) cases.push_back(c);
+    // The first case (under 64 MiB) of each name other than the default: generated as named,
+    // and as an unknown name (the default branch) would be. Equal inputs mean the
+    // problem's generate() never recognised the name.
+    std::map<std::string, const Case*> first;
+    const std::string& fallback = p->info().generators.front();
+    for (const Case& c : cases) {
+      INFO(c.name << " (generator \"" << c.gen << "\")");
+      CHECK(known(*p, c.gen));
+      size_t bytes = 0;
+      for (const auto& b : p->signature(c).buffers) bytes += b.bytes();
+      const bool is_fallback = c.gen == fallback || (fallback.back() == ':' && c.gen.rfind(fallback, 0) == 0);
+      if (is_fallback || bytes == 0 || bytes > (size_t{64} << 20)) continue;
+      if (!first[c.gen]) first[c.gen] = &c;
+    }
+    for (const auto& [gen, c] : first) {
+      INFO(c->name << " (generator \"" << gen << "\")");
+      Case unknown = *c;
+      unknown.gen = "\x01 no such generator";
+      uint64_t fell = 0;
+      try {
+        fell = inputs(*p, unknown);
+      } catch (const std::exception&) {
+        continue;  // the default branch refuses an unknown name: nothing falls through
+      }
+      CHECK(inputs(*p, *c) != fell);
+    }
+  }
 }

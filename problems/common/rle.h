@@ -21,7 +21,8 @@ inline constexpr uint8_t kExtremeBytes[] = {0x00, 0xFF, 0x80, 0x81, 0xFE};
 // The mean run length in a generator name "runs:MEAN".
 inline double rle_mean(const std::string& gen) { return std::stod(gen.substr(gen.find(':') + 1)); }
 
-inline ProblemInfo rle_info(std::string slug, std::string title, BenchTarget target) {
+inline ProblemInfo rle_info(std::string slug, std::string title, BenchTarget target,
+                            std::vector<std::string> generators) {
   return {.slug = std::move(slug),
           .title = std::move(title),
           .kind = Kind::GPU,
@@ -29,6 +30,7 @@ inline ProblemInfo rle_info(std::string slug, std::string title, BenchTarget tar
           .points = {.correctness = 40, .performance = 60},
           .tolerance_why = kRleExactWhy,
           .workspace_per_input_byte = 16,
+          .generators = std::move(generators),
           .bench_target = std::move(target)};
 }
 

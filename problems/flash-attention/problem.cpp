@@ -39,6 +39,7 @@ class FlashAttention final : public ProblemOf<decltype(solve)> {
             "averages of V over many keys (about 0.01 at N = 16,384), so the bound is absolute, like matmul's; it "
             "stays far below them, and rejects a missing 1/sqrt(d_k), an unstable softmax and TF32 scores.",
         .cache_reference = true,
+        .generators = {"uniform", "large-scores"},
         .bench_target = {"vendor", 1 / 0.67, "n4096-h16"},  // at most 0.67x the cuBLAS composite's time
     };
     return i;

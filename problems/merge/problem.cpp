@@ -26,6 +26,7 @@ class Merge final : public ProblemOf<decltype(solve)> {
             "Exact: the merge of two ascending arrays is one array, whichever side a tie is taken from (equal "
             "keys are indistinguishable), so every element of C must equal the reference's. The keys stay above "
             "INT32_MIN, the sentinel, so an element never written fails.",
+        .generators = {"random", "duplicates", "interleaved", "a-first", "b-first", "runs", "extremes"},
         .bench_target = {"vendor", 0.90},
     };
     return i;

@@ -33,6 +33,7 @@ class PrefixSum final : public ProblemOf<decltype(solve)> {
             "INT32_MIN is never a right answer. A float accumulator is exact only while the prefixes stay below "
             "2^24, and the large-sums tests pass that.",
         .race_check = true,  // the Kogge-Stone step without a barrier between its read and its write
+        .generators = {"uniform", "zeros", "equal", "alternating", "large"},
         .bench_target = {"vendor", 0.90},
     };
     return i;

@@ -47,6 +47,7 @@ class Reduction final : public ProblemOf<decltype(solve)> {
             "(Higham, section 4.2). Positive values: rtol = 1.01 gamma_(n-1) (sum |x| is the sum); mixed signs: "
             "atol = 1.01 gamma_(n-1) n max|x|. That bound holds for every order, a single float accumulator "
             "included, and rejects half precision, a wrong scale or a lost part of the array.",
+        .generators = {"exact", "positive", "wide", "mixed"},
         .bench_target = {"vendor", 0.90},
     };
     return i;

@@ -13,7 +13,8 @@ class RleCompress final : public ProblemOf<decltype(solve), decltype(workspace_s
  public:
   const ProblemInfo& info() const override {
     static const ProblemInfo i = rle_info("rle-compress", "Run-length encoding (CUDA)",
-                                              {"vendor", 1 / 1.25, "*"});  // within 1.25x CUB's time
+                                              {"vendor", 1 / 1.25, "*"},  // within 1.25x CUB's time
+                                          {"runs:", "equal", "alternate", "boundary", "extreme", "random", "image"});
     return i;
   }
 

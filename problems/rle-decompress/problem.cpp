@@ -12,7 +12,8 @@ namespace {
 class RleDecompress final : public ProblemOf<decltype(solve), decltype(workspace_size)> {
  public:
   const ProblemInfo& info() const override {
-    static const ProblemInfo i = rle_info("rle-decompress", "Run-length decoding (CUDA)", {"peak", 0.70, "*"});
+    static const ProblemInfo i = rle_info("rle-decompress", "Run-length decoding (CUDA)", {"peak", 0.70, "*"},
+                                          {"cuts", "boundary", "extreme", "skewed"});
     return i;
   }
 

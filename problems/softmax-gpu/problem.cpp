@@ -13,6 +13,7 @@ struct SoftmaxGpu final : SoftmaxProblem<decltype(solve)> {
                         .kind = Kind::GPU,
                         .source_ext = "cu",
                         .points = {.correctness = 40, .performance = 60},
+                        .generators = {"uniform", "equal", "equal-large", "large", "negative", "spike", "wide"},
                         .bench_target = {"peak", 0.75}},
                        softmax_tests({1025, 16777217, 100000000}),
                        {{"n1M", {{"N", 1000000}}}, {"n16M", {{"N", 16777216}}}, {"n100M", {{"N", 100000000}}}},
