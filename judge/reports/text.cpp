@@ -131,8 +131,12 @@ std::string clean_utf8(std::string_view in) {
     }
     if (ok && len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ok = false;
     if (ok && len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ok = false;
-    // Noncharacters U+FFFE and U+FFFF are not allowed in XML either.
-    if (ok && len == 3 && (cp == 0xFFFE || cp == 0xFFFF)) ok = false;
+    // Noncharacters U+FFFE and U+FFFF are no XML characters either: one U+FFFD for the three bytes.
+    if (ok && len == 3 && (cp == 0xFFFE || cp == 0xFFFF)) {
+      out += kReplacement;
+      i += len;
+      continue;
+    }
     if (ok) {
       out.append(in.substr(i, len));
       i += len;
