@@ -214,8 +214,9 @@ std::string participant_of_folder(const std::string& folder) {
   return folder.ends_with(renamed) ? folder.substr(0, folder.size() - renamed.size()) : folder;
 }
 
-// Reports in RESULTS with no file behind them any more: removed, each listed. Only
-// `participants` are looked at where given (a --participant batch).
+// Reports in RESULTS with no file behind them any more (the file deleted, the participant's
+// folder gone, the file no longer graded): removed, each listed. With `only` (a
+// --participant batch) only that participant's folder is looked at.
 std::vector<std::string> remove_stale_reports(const fs::path& out, const ClassList& c,
                                               const std::optional<std::string>& only) {
   std::set<std::pair<std::string, std::string>> current;  // (participant, slug)

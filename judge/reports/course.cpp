@@ -232,8 +232,8 @@ JUnitSuite junit_testsuite(const Problem& p, const json& report) {
     const bool ok = compile.is_object() && compile.value("ok", false);
     std::string v = ok ? "AC" : verdict == "CE" ? "CE" : "SKIP";
     if (!ok && verdict != "CE" && verdict != "SKIP") v = verdict;  // the batch refused the file, or FAIL
-    cases += testcase(n, slug, "compile", num(compile, "seconds"), v,
-                      ok ? "" : one_line(str(report, "message"), 300).empty() ? "not compiled" : str(report, "message"),
+    const std::string why = str(report, "message");
+    cases += testcase(n, slug, "compile", num(compile, "seconds"), v, ok ? "" : why.empty() ? "not compiled" : why,
                       str(compile, "log"));
   }
   for (const std::string& name : d.tests) {
