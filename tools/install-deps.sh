@@ -9,7 +9,8 @@
 #                its absence (or a failed install) is a warning, never a failure
 #   test         Catch2 v3 (from bookworm-backports on Debian 12; Ubuntu 24.04 has it),
 #                Chromium (the leaderboard page; Debian only, Ubuntu ships it as a snap),
-#                a single-node Slurm with munge (the cluster test), python3 (the bench test)
+#                a single-node Slurm with munge (the cluster test), python3 (the bench test and
+#                the course-tools checks), libxml2-utils (xmllint: the JUnit schema check)
 #
 # As root it installs what is missing; otherwise it prints the one command to run as
 # root and exits 1 (a missing recommended package only prints a note). With
@@ -29,7 +30,7 @@ distro=$( (. "$os_release" 2>/dev/null && echo "${ID:-}") || true)
 
 required=(cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev)
 recommended=(bubblewrap)
-test_pkgs=(libcatch2-dev slurmctld slurmd slurm-client munge python3)
+test_pkgs=(libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils)
 [ "$distro" = ubuntu ] || test_pkgs+=(chromium)
 want_tests=0
 [ "${1:-}" = --test ] && want_tests=1

@@ -7,15 +7,22 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
-#include "judge/measure/gpu.h"
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/files.h"
+#include "judge/grading/grade.h"
 #include "judge/isolation/process.h"
+#include "judge/measure/gpu.h"
+#include "judge/reports/course.h"
 #include "judge/reports/report.h"
+#include "judge/reports/text.h"
+#include "judge/sha256.h"
+#include "judge/versions.h"
 
 namespace hpcjudge {
 
@@ -23,6 +30,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+
+constexpr size_t kMaxManifestBytes = 1 << 20;
 
 // The problem a file is for: "<slug>.<the problem's extension>".
 const Problem* problem_of(const fs::path& file) {
@@ -34,26 +43,23 @@ const Problem* problem_of(const fs::path& file) {
 // Files that `judge pack` adds beside the solutions: not submissions, not warned about.
 bool pack_file(const fs::path& f) { return f.filename() == "manifest.json" || f.filename() == "reports"; }
 
-std::string mmss(double s) {
-  char buf[32];
-  const int t = static_cast<int>(s);
-  std::snprintf(buf, sizeof buf, "%d:%02d", t / 60, t % 60);
-  return buf;
-}
+// The participant and file, for a line on the terminal.
+std::string job_name(const BatchJob& j) { return terminal_safe(j.participant + "/" + j.file.filename().string()); }
 
 class Progress {
  public:
   explicit Progress(size_t total) : total_(total), tty_(isatty(fileno(stdout))), start_(Clock::now()) {}
   void started(const BatchJob& j) {
     std::lock_guard lock(m_);
-    current_ = j.participant + " (" + j.slug + ")";
+    current_ = terminal_safe(j.participant) + " (" + j.slug + ")";
     draw();
   }
   void finished(const BatchJob& j, const std::string& verdict, double score) {
     std::lock_guard lock(m_);
     ++done_;
     if (tty_) std::printf("\r\033[K");
-    std::printf("%-24s %-18s %-5s %6.1f\n", j.participant.c_str(), j.slug.c_str(), verdict.c_str(), score);
+    std::printf("%s %-18s %-5s %6.1f\n", pad_to(terminal_safe(j.participant), 24).c_str(), j.slug.c_str(),
+                terminal_safe(verdict).c_str(), score);
     draw();
   }
   void end() {
@@ -68,8 +74,9 @@ class Progress {
     const double left = done_ ? el / done_ * (total_ - done_) : 0;
     const int width = 24, fill = total_ ? static_cast<int>(width * done_ / total_) : width;
     std::printf("\r\033[K[%s%s] %zu/%zu  %s  elapsed %s  left ~%s", std::string(fill, '#').c_str(),
-                std::string(width - fill, '.').c_str(), done_, total_, current_.c_str(), mmss(el).c_str(),
-                done_ ? mmss(left).c_str() : "?");
+                std::string(width - fill, '.').c_str(), done_, total_, current_.c_str(),
+                format_seconds(el, TimeStyle::Clock).c_str(),
+                done_ ? format_seconds(left, TimeStyle::Clock).c_str() : "?");
     std::fflush(stdout);
   }
   std::mutex m_;
@@ -79,27 +86,59 @@ class Progress {
   std::string current_;
 };
 
-// A report the batch writes itself, for a file that no child judge graded.
-json own_report(const BatchJob& j, const std::string& verdict, const std::string& message) {
-  return {{"schema_version", kSchemaVersion}, {"problem", j.slug},      {"file", j.file.string()},
-          {"verdict", verdict},                {"message", message},     {"tests", json::array()},
-          {"bench", json::array()},            {"score", {{"total", 0.0}, {"max", 0.0}}},
-          {"machine", json::object()}};
+// The options a child judge grades with, as a grading's own options (for the record).
+GradeOptions child_options(const BatchOptions& opt) {
+  GradeOptions g;
+  g.seed = opt.secret_seed.value_or(kPublicSeed);
+  g.seed_secret = opt.secret_seed.has_value();
+  g.bench = opt.bench;
+  g.sandbox = opt.sandbox;
+  g.unisolated = opt.unisolated;
+  return g;
+}
+
+// A report the batch writes itself, for a file that no child judge graded: the same
+// Report every grading writes, with the batch's verdict and message.
+Report own_report(const BatchJob& j, Verdict verdict, const std::string& message, const BatchOptions& opt) {
+  const Problem& p = *Registry::find(j.slug);
+  Report r;
+  r.problem = j.slug;
+  r.file = j.file.string();
+  r.source_path = fs::absolute(j.file).lexically_normal().string();
+  r.verdict = verdict;
+  r.message = message;
+  r.seed = opt.secret_seed.value_or(kPublicSeed);
+  r.seed_secret = opt.secret_seed.has_value();
+  r.score.max = p.info().points.total();
+  r.machine = probe_machine(0);
+  r.participant = j.participant;
+  r.graded_at = utc_now();
+  if (opt.unisolated)
+    r.isolation = "none: graded with --unsafe-no-isolation, as the judge's own user and without the sandbox";
+  return r;
+}
+
+void write_report(const BatchJob& j, const json& report) {
+  write_file_atomically(j.report, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 // Grades one file in a child judge; always leaves a report behind.
-void grade_job(const Paths& paths, const BatchOptions& opt, const BatchJob& j, int device, Progress& progress) {
+void grade_job(const Paths& paths, const BatchOptions& opt, const BatchJob& j, const GradedFrom& record, int device,
+               Progress& progress) {
   progress.started(j);
   fs::create_directories(j.report.parent_path());
   const fs::path part = j.report.string() + ".part";
   fs::remove(part);
   json report;
   if (!j.refused.empty()) {
-    report = own_report(j, "CE", "not graded: " + j.refused);
+    Report r = own_report(j, Verdict::CE, "not graded: " + j.refused, opt);
+    r.graded_from = record;  // kept until the file changes
+    report = r.to_json();
   } else {
     SpawnOptions child;
     child.argv = {paths.judge.string(), j.slug, fs::absolute(j.file).string(), "--json", part.string(), "--device",
-                  std::to_string(device), "--participant-folder", fs::absolute(j.file).parent_path().string()};
+                  std::to_string(device), "--participant-folder", fs::absolute(j.file).parent_path().string(),
+                  "--participant-name=" + j.participant};
     // The class, the results and the seed file are not the submission's to see.
     for (const fs::path& hide : {fs::absolute(opt.dir), fs::absolute(opt.out)})
       child.argv.insert(child.argv.end(), {"--hide", hide.string()});
@@ -113,18 +152,19 @@ void grade_job(const Paths& paths, const BatchOptions& opt, const BatchJob& j, i
     const RunResult r = run_command(child, 4 * 3600);
     std::ifstream in(part);
     report = json::parse(in, nullptr, false);
-    if (report.is_discarded() || !report.contains("verdict"))  // the judge itself did not finish: FAIL, the batch goes on
-      report = own_report(j, "FAIL", "the judge did not finish (" +
-                                         (r.timed_out ? std::string("timed out") : r.status.describe()) +
-                                         "): " + r.output.substr(0, 300));
+    // The judge itself did not finish: FAIL, with no record, so the next batch grades it again.
+    if (report.is_discarded() || !report.is_object() || !report.contains("verdict"))
+      report = own_report(j, Verdict::FAIL,
+                          "the judge did not finish (" +
+                              (r.timed_out ? std::string("timed out") : r.status.describe()) +
+                              "): " + r.output.substr(0, 300),
+                          opt)
+                   .to_json();
   }
-  report["participant"] = j.participant;
-  report["graded_at"] = utc_now();
-  if (opt.unisolated)
-    report["isolation"] = "none: graded with --unsafe-no-isolation, as the judge's own user and without the sandbox";
   fs::remove(part);
-  write_file_atomically(j.report, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
-  progress.finished(j, report.value("verdict", "FAIL"), report["score"].value("total", 0.0));
+  write_report(j, report);
+  const json score = report.value("score", json::object());
+  progress.finished(j, report.value("verdict", "FAIL"), score.is_object() ? score.value("total", 0.0) : 0.0);
 }
 
 void check_writable(const fs::path& out) {
@@ -137,17 +177,148 @@ void check_writable(const fs::path& out) {
   fs::remove(probe, ec);
 }
 
+json read_json_file(const fs::path& f, size_t max_bytes) {
+  try {
+    return json::parse(read_regular_file(f, max_bytes), nullptr, false);
+  } catch (const FileRefused&) {
+    return json(json::value_t::discarded);
+  }
+}
+
+std::string joined(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+// Why a file's report is not current, or "" when it is.
+std::string regrade_reason(const Paths& paths, const BatchJob& j, const GradedFrom& now, bool force) {
+  if (force) return "--force";
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(j.report, ec))) return "";  // new: graded, not regraded
+  const json report = read_json_file(j.report, 64 << 20);
+  if (!report.is_object() || !report.contains("verdict")) return "its report cannot be read";
+  const GradedFrom then = GradedFrom::from_json(report.value("graded_from", json::object()));
+  if (then.empty()) return "its report records nothing of what it was graded from (an older judge, or a grading that did not finish)";
+  if (report.value("verdict", "") == "SKIP" && j.refused.empty()) {
+    const Problem& p = *Registry::find(j.slug);
+    const bool runs_here = p.info().kind == Kind::CPU || (!nvcc_path().empty() && probe_gpu(paths, 0).usable());
+    if (runs_here) return "SKIP where it was graded, and this machine can run it";
+  }
+  return joined(then.differences(now), "; ");
+}
+
+// The participant whose reports a results folder holds (results_folder() undone).
+std::string participant_of_folder(const std::string& folder) {
+  static const std::string renamed = " (participant)";
+  return folder.ends_with(renamed) ? folder.substr(0, folder.size() - renamed.size()) : folder;
+}
+
+// Reports in RESULTS with no file behind them any more (the file deleted, the participant's
+// folder gone, the file no longer graded): removed, each listed. With `only` (a
+// --participant batch) only that participant's folder is looked at.
+std::vector<std::string> remove_stale_reports(const fs::path& out, const ClassList& c,
+                                              const std::optional<std::string>& only) {
+  std::set<std::pair<std::string, std::string>> current;  // (participant, slug)
+  for (const auto& j : c.jobs) current.insert({j.participant, j.slug});
+  const std::set<std::string> in_class(c.participants.begin(), c.participants.end());
+  std::map<std::pair<std::string, std::string>, std::string> not_graded;  // why a file of that slug is not graded
+  for (const auto& n : c.not_graded) not_graded[{n.participant, fs::path(n.file).stem().string()}] = n.reason;
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (const auto& dir : fs::directory_iterator(out, ec)) {
+    const std::string folder = dir.path().filename().string();
+    if (!dir.is_directory() || dir.is_symlink() || folder.front() == '.' || folder == "slurm") continue;
+    const std::string who = participant_of_folder(folder);
+    if (results_folder(who) != folder) continue;  // not a folder this judge names after a participant
+    if (only && who != *only) continue;
+    const bool gone = !in_class.count(who);
+    for (const auto& f : fs::directory_iterator(dir.path(), ec)) {
+      if (!f.is_regular_file() || f.is_symlink()) continue;
+      const std::string name = f.path().filename().string();
+      if (gone && name == "junit.xml") {
+        fs::remove(f.path(), ec);
+        continue;
+      }
+      if (f.path().extension() != ".json") continue;
+      const json report = read_json_file(f.path(), 64 << 20);
+      if (!report.is_object() || !report.contains("problem") || !report["problem"].is_string()) continue;
+      const std::string slug = report["problem"];
+      if (!gone && current.count({who, slug})) continue;
+      std::string why;
+      if (gone) why = "the participant's folder is gone from the class";
+      else if (auto it = not_graded.find({who, slug}); it != not_graded.end()) why = "not graded now: " + it->second;
+      else why = "its source is gone";
+      fs::remove(f.path(), ec);
+      removed.push_back((dir.path() / name).string() + ": " + why);
+    }
+    if (gone && fs::is_empty(dir.path(), ec)) fs::remove(dir.path(), ec);
+  }
+  std::sort(removed.begin(), removed.end());
+  return removed;
+}
+
+// RESULTS/<participant>/junit.xml from the participant's reports.
+fs::path write_junit(const fs::path& out, const std::string& who) {
+  const fs::path folder = out / results_folder(who);
+  std::vector<std::pair<std::string, JUnitSuite>> suites;
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(folder, ec)) {
+    if (f.path().extension() != ".json" || !f.is_regular_file() || f.is_symlink()) continue;
+    const json report = read_json_file(f.path(), 64 << 20);
+    if (!report.is_object() || !report.contains("problem") || !report["problem"].is_string()) continue;
+    const Problem* p = Registry::find(report["problem"].get<std::string>());
+    if (p) suites.emplace_back(p->info().slug, junit_testsuite(*p, report));
+  }
+  std::sort(suites.begin(), suites.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<JUnitSuite> list;
+  for (auto& [slug, s] : suites) list.push_back(std::move(s));
+  const fs::path file = folder / "junit.xml";
+  write_file_atomically(file, junit_document("hpcjudge: " + who, list));
+  return file;
+}
+
 }  // namespace
 
-ClassList scan_class(const fs::path& dir, const fs::path& out) {
+std::vector<std::string> read_class_file(const fs::path& dir) {
+  const fs::path file = dir / "class.json";
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(file, ec))) return {};
+  json j;
+  try {
+    j = json::parse(read_regular_file(file, kMaxManifestBytes), nullptr, false);
+  } catch (const FileRefused& e) {
+    throw std::runtime_error(std::string(e.what()));
+  }
+  if (!j.is_object() || !j.contains("problems") || !j["problems"].is_array())
+    throw std::runtime_error(file.string() + ": not a class file; it must be {\"problems\": [\"softmax-cpu\", ...]}");
+  std::vector<std::string> problems;
+  for (const json& p : j["problems"]) {
+    if (!p.is_string() || !Registry::find(p.get<std::string>()))
+      throw std::runtime_error(file.string() + ": " + p.dump(-1, ' ', true, json::error_handler_t::replace) +
+                               " is no problem ('judge list' shows them)");
+    problems.push_back(p.get<std::string>());
+  }
+  if (problems.empty()) throw std::runtime_error(file.string() + ": the problem list is empty");
+  return problems;
+}
+
+ClassList scan_class(const fs::path& dir, const fs::path& out, const std::vector<std::string>& problems) {
   ClassList c;
+  const std::set<std::string> listed(problems.begin(), problems.end());
   std::vector<fs::path> folders;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
     if (name.front() == '.') continue;
-    if (e.is_symlink()) c.warnings.push_back("skipped " + e.path().string() + ": a symbolic link, not a participant folder");
-    else if (e.is_directory()) folders.push_back(e.path());
-    else c.warnings.push_back("skipped " + e.path().string() + ": not a participant folder");
+    if (e.is_symlink()) {
+      c.warnings.push_back("skipped " + e.path().string() + ": a symbolic link, not a participant folder");
+      c.not_graded.push_back({"", name, "a symbolic link, not a participant folder"});
+    } else if (e.is_directory()) {
+      folders.push_back(e.path());
+    } else if (name != "class.json") {
+      c.warnings.push_back("skipped " + e.path().string() + ": not a participant folder");
+      c.not_graded.push_back({"", name, "not a participant folder"});
+    }
   }
   std::sort(folders.begin(), folders.end());
   for (const auto& folder : folders) {
@@ -158,10 +329,21 @@ ClassList scan_class(const fs::path& dir, const fs::path& out) {
     std::sort(files.begin(), files.end());
     size_t mine = 0;
     for (const auto& f : files) {
-      if (f.filename().string().front() == '.' || pack_file(f)) continue;
+      const std::string name = f.filename().string();
+      if (name.front() == '.' || pack_file(f)) continue;
       const Problem* p = problem_of(f);
       if (!p) {
-        c.warnings.push_back("skipped " + f.string() + ": named after no problem");
+        std::string why = "named after no problem";
+        if (const Problem* q = Registry::find(f.stem().string()))
+          why = q->info().slug + " takes a ." + q->info().source_ext + " file";
+        c.warnings.push_back("skipped " + f.string() + ": " + why);
+        c.not_graded.push_back({who, name, why});
+        continue;
+      }
+      if (!listed.empty() && !listed.count(p->info().slug)) {
+        const std::string why = "not one of this class's problems (" + joined(problems, ", ") + ")";
+        c.warnings.push_back("skipped " + f.string() + ": " + why);
+        c.not_graded.push_back({who, name, why});
         continue;
       }
       // Only a regular file of the participant's own is graded; anything else gets a report saying why.
@@ -175,23 +357,85 @@ ClassList scan_class(const fs::path& dir, const fs::path& out) {
   return c;
 }
 
+std::string check_pack(const fs::path& folder, const std::vector<BatchJob>& jobs) {
+  const fs::path file = folder / "manifest.json";
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(file, ec))) return "";
+  const json m = read_json_file(file, kMaxManifestBytes);
+  if (!m.is_object() || !m.contains("files") || !m["files"].is_array())
+    return "pack: its manifest.json cannot be read";
+  std::vector<std::string> issues;
+  const std::string made_by = m.value("judge_version", json("?")).is_string() ? m.value("judge_version", "?") : "?";
+  if (made_by != judge_version()) issues.push_back("packed with judge " + made_by + ", graded with " + judge_version());
+  std::map<std::string, std::string> listed;  // file name -> sha256
+  for (const json& f : m["files"]) {
+    if (!f.is_object() || !f.contains("path") || !f["path"].is_string()) continue;
+    listed[f["path"].get<std::string>()] = f.value("sha256", json("")).is_string() ? f.value("sha256", "") : "";
+  }
+  for (const auto& [name, sha] : listed) {
+    const fs::path path = folder / name;
+    if (name.find('/') != std::string::npos || !fs::exists(fs::symlink_status(path, ec))) {
+      issues.push_back(name + " is in its manifest but not in the folder");
+      continue;
+    }
+    std::string bytes;
+    try {
+      bytes = read_regular_file(path, kMaxSourceBytes);
+    } catch (const FileRefused&) {
+      issues.push_back(name + " cannot be read to check it");
+      continue;
+    }
+    if (sha256_hex(bytes) != sha) issues.push_back(name + " changed since it was packed (SHA-256 differs)");
+  }
+  for (const auto& j : jobs)
+    if (!listed.count(j.file.filename().string())) issues.push_back(j.file.filename().string() + " is not in its manifest");
+  return issues.empty() ? "" : "pack does not match its manifest: " + joined(issues, "; ");
+}
+
 int run_batch(const Paths& paths, const BatchOptions& opt) {
   if (!fs::is_directory(opt.dir)) throw std::runtime_error(opt.dir.string() + ": no such folder");
   check_writable(opt.out);
-  ClassList c = scan_class(opt.dir, opt.out);
-  for (const auto& w : c.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  std::vector<std::string> problems = opt.problems.empty() ? read_class_file(opt.dir) : opt.problems;
+  ClassList c = scan_class(opt.dir, opt.out, problems);
+  for (const auto& w : c.warnings) std::fprintf(stderr, "warning: %s\n", terminal_safe(w).c_str());
+  std::optional<std::string> only;
   if (!opt.participant.empty()) {
     if (std::find(c.participants.begin(), c.participants.end(), opt.participant) == c.participants.end())
       throw std::runtime_error("no participant folder '" + opt.participant + "' in " + opt.dir.string());
+    only = opt.participant;
     c.participants = {opt.participant};
     std::erase_if(c.jobs, [&](const BatchJob& j) { return j.participant != opt.participant; });
+  }
+  // Reports whose source is gone go first, so that no leaderboard counts them.
+  for (const auto& r : remove_stale_reports(opt.out, c, only)) std::printf("removed %s\n", terminal_safe(r).c_str());
+  if (!only) {
+    // What the leaderboard needs beside the reports: the problem list, what was not graded, the packs.
+    json not_graded = json::array(), packs = json::object();
+    for (const auto& n : c.not_graded)
+      not_graded.push_back({{"participant", n.participant}, {"file", n.file}, {"reason", n.reason}});
+    for (const auto& who : c.participants) {
+      std::vector<BatchJob> mine;
+      for (const auto& j : c.jobs)
+        if (j.participant == who) mine.push_back(j);
+      if (const std::string note = check_pack(opt.dir / who, mine); !note.empty()) {
+        packs[who] = note;
+        std::fprintf(stderr, "warning: %s: %s\n", terminal_safe(who).c_str(), terminal_safe(note).c_str());
+      }
+    }
+    const json batch = {{"problems", problems.empty() ? json(nullptr) : json(problems)},
+                        {"participants", c.participants},
+                        {"not_graded", not_graded},
+                        {"packs", packs},
+                        {"judge_version", judge_version()},
+                        {"written_at", utc_now()}};
+    write_file_atomically(opt.out / kBatchFile, batch.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
   }
   if (opt.slurm) {
     // A name a Slurm task cannot be given costs that participant, not the class.
     std::erase_if(c.participants, [](const std::string& who) {
       if (who.find_first_of("\n\r") == std::string::npos) return false;
       std::fprintf(stderr, "warning: skipped participant '%s': a name holding a line break cannot be passed to a "
-                   "Slurm task (grade it here with --participant)\n", who.c_str());
+                   "Slurm task (grade it here with --participant)\n", terminal_safe(who).c_str());
       return true;
     });
     std::vector<std::string> extra;
@@ -200,6 +444,8 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
     if (opt.force) extra.push_back("--force");
     if (!opt.sandbox) extra.push_back("--no-sandbox");
     if (opt.unisolated) extra.push_back("--unsafe-no-isolation");
+    if (!problems.empty()) extra.insert(extra.end(), {"--problems", joined(problems, ",")});
+    if (opt.junit) extra.push_back("--junit");
     SlurmOptions so = opt.slurm_options;
     so.exclusive = opt.bench;  // timings taken beside another task's would be worth nothing
     const SlurmSubmission s = submit_to_slurm(paths.judge, fs::absolute(opt.dir), fs::absolute(opt.out),
@@ -210,33 +456,73 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
   }
   // Every participant gets a results folder, so those without a graded file still rank.
   for (const auto& who : c.participants) fs::create_directories(opt.out / results_folder(who));
+  // What each file would be graded from now; a report of anything else is regraded.
+  const GradeOptions now = child_options(opt);
   std::vector<BatchJob> todo;
-  size_t kept = 0;
-  for (const auto& j : c.jobs) {
-    if (!opt.force && fs::exists(j.report)) ++kept;
-    else todo.push_back(j);
+  std::vector<GradedFrom> records;
+  std::map<std::string, int> kept_skips;  // slug -> SKIP reports kept (this machine cannot run them either)
+  size_t kept = 0, fresh = 0;
+  for (auto& j : c.jobs) {
+    const Problem& p = *Registry::find(j.slug);
+    std::string source_id;
+    if (j.refused.empty()) {
+      try {
+        source_id = sha256_hex(read_regular_file(j.file, kMaxSourceBytes));
+      } catch (const FileRefused& e) {
+        j.refused = e.what();
+      }
+    }
+    if (!j.refused.empty()) source_id = "refused: " + j.refused;
+    const GradedFrom record = graded_from(p, source_id, now, paths);
+    std::error_code ec;
+    const bool exists = fs::exists(fs::symlink_status(j.report, ec));
+    const std::string why = regrade_reason(paths, j, record, opt.force);
+    if (exists && why.empty()) {
+      ++kept;
+      const json r = read_json_file(j.report, 64 << 20);
+      if (r.value("verdict", "") == "SKIP") ++kept_skips[j.slug];
+      continue;
+    }
+    if (exists) std::printf("regrade %s: %s\n", job_name(j).c_str(), terminal_safe(why).c_str());
+    else ++fresh;
+    todo.push_back(j);
+    records.push_back(record);
   }
-  if (kept) std::printf("%zu file(s) already graded in %s (--force regrades them)\n", kept, opt.out.string().c_str());
+  if (fresh) std::printf("grade %zu new file(s)\n", fresh);
+  if (kept)
+    std::printf("kept %zu current report(s) in %s: graded from the same source, problem, judge, seed, options and "
+                "machine (--force regrades them)\n", kept, terminal_safe(opt.out.string()).c_str());
+  for (const auto& [slug, n] : kept_skips)
+    std::printf("kept %d SKIP report(s) of %s: this machine cannot run it either; a batch on a machine that can "
+                "regrades them\n", n, slug.c_str());
   // CPU problems one at a time (timing wants the whole machine); GPU problems
   // with one worker per GPU.
-  std::vector<BatchJob> cpu, gpu;
-  for (auto& j : todo) (Registry::find(j.slug)->info().kind == Kind::GPU ? gpu : cpu).push_back(j);
+  std::vector<size_t> cpu, gpu;
+  for (size_t i = 0; i < todo.size(); ++i)
+    (Registry::find(todo[i].slug)->info().kind == Kind::GPU ? gpu : cpu).push_back(i);
   Progress progress(todo.size());
-  for (const auto& j : cpu) grade_job(paths, opt, j, 0, progress);
+  for (size_t i : cpu) grade_job(paths, opt, todo[i], records[i], 0, progress);
   const int devices = gpu.empty() ? 0 : std::max(1, probe_gpu(paths, 0).devices);
   std::atomic<size_t> next{0};
   std::vector<std::thread> workers;
   for (int d = 0; d < devices; ++d)
     workers.emplace_back([&, d] {
-      for (size_t i; (i = next++) < gpu.size();) grade_job(paths, opt, gpu[i], d, progress);
+      for (size_t k; (k = next++) < gpu.size();) grade_job(paths, opt, todo[gpu[k]], records[gpu[k]], d, progress);
     });
   for (auto& w : workers) w.join();
   progress.end();
-  if (opt.participant.empty()) {
-    const json model = write_leaderboard(opt.out);
-    std::printf("leaderboard of %zu participant(s): %s/leaderboard.{html,md,csv}\n", model["participants"].size(),
-                opt.out.string().c_str());
+  std::vector<std::string> written;
+  if (opt.junit)
+    for (const auto& who : c.participants) written.push_back(write_junit(opt.out, who).string());
+  if (!only) {
+    const LeaderboardFiles lb = write_leaderboard(opt.out);
+    std::printf("%s\n", terminal_safe(lb.summary()).c_str());
   }
+  if (!written.empty())
+    std::printf("JUnit: %s\n", terminal_safe(written.size() <= 3 ? joined(written, ", ")
+                                                                 : std::to_string(written.size()) + " files, " +
+                                                                       (opt.out / "<participant>/junit.xml").string())
+                                   .c_str());
   return 0;
 }
 

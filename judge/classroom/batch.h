@@ -3,8 +3,13 @@
 // files named by problem slug (softmax-cpu.cpp, vector-add.cu, ...). Every
 // file is graded by its own child judge process, so a submission that
 // crashes, hangs or floods its output costs only its own verdict. Reports go
-// to RESULTS/<participant>/<slug>.json as they finish, so an interrupted
-// batch resumes where it stopped; then the leaderboard is written.
+// to RESULTS/<participant>/<slug>.json as they finish; then the leaderboard.
+//
+// A report is kept only while it is current: its record (judge/reports/record.h)
+// is what this batch would grade the file from, and it is not a SKIP that this
+// machine can run. Every other file is regraded, and the batch says why; a report
+// whose source is gone is removed, and listed. RESULTS/batch.json keeps the class's
+// problem list, what was not graded and the packs' checks, for the leaderboard.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -29,7 +34,17 @@ struct BatchOptions {
   bool sandbox = false;      // each child judge runs its submission under bubblewrap
   bool slurm = false;
   SlurmOptions slurm_options;
+  // The class's problems (--problems a,b,c, else DIR/class.json's "problems"): only
+  // these are graded, and they fix the leaderboard's columns and maximum. Empty: every
+  // file named after a problem is graded.
+  std::vector<std::string> problems;
+  bool junit = false;  // also RESULTS/<participant>/junit.xml, a JUnit report per participant
 };
+
+// DIR/class.json, the class's own file: {"problems": ["softmax-cpu", "matmul-cpu"]}.
+// Returns its problem list (empty without the file); throws std::runtime_error naming
+// the file for one that is not such an object or names an unknown problem.
+std::vector<std::string> read_class_file(const std::filesystem::path& dir);
 
 // The environment variable a batch hands its child judges the secret seed in.
 inline constexpr const char* kSecretSeedVariable = "HPCJUDGE_SECRET_SEED";
@@ -42,13 +57,29 @@ struct BatchJob {
   std::string refused;  // why the file is not graded (a symlink, a FIFO, ...): its report says so
 };
 
-// The class in DIR: the jobs, and a warning for each file or folder skipped.
+// A file or folder of the class that is no one's graded submission: the leaderboard's
+// "not graded" section lists it.
+struct NotGraded {
+  std::string participant;  // "" for something at the top of DIR
+  std::string file;         // its name
+  std::string reason;
+};
+
+// The class in DIR: the jobs, what is not graded, and a warning for each file or folder skipped.
 struct ClassList {
   std::vector<std::string> participants;  // every participant folder, sorted
   std::vector<BatchJob> jobs;
+  std::vector<NotGraded> not_graded;
   std::vector<std::string> warnings;
 };
-ClassList scan_class(const std::filesystem::path& dir, const std::filesystem::path& out);
+// `problems`: the class's problem list (empty: any problem).
+ClassList scan_class(const std::filesystem::path& dir, const std::filesystem::path& out,
+                     const std::vector<std::string>& problems = {});
+
+// A participant's pack (their folder holds the manifest.json `judge pack` writes):
+// "" when every graded file is the one its manifest lists (SHA-256) and the pack was
+// made by this judge's version; else one line saying what does not match.
+std::string check_pack(const std::filesystem::path& folder, const std::vector<BatchJob>& jobs);
 
 // Returns the exit status: 0 when every file got a report.
 int run_batch(const Paths& paths, const BatchOptions& opt);

@@ -10,24 +10,17 @@
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard_html.h"
 #include "judge/files.h"
+#include "judge/reports/text.h"
 
 namespace hpcjudge {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 namespace {
 
 std::string machine_line(const json& m) {
+  if (!m.is_object() || m.value("cpu_model", json("")) == "") return "";
   std::string s = m.value("cpu_model", "?") + ", " + std::to_string(m.value("cores", 0)) + " cores";
   if (m.contains("gpu") && m["gpu"].is_object()) s += ", " + m["gpu"].value("name", "GPU");
   return s + "; " + m.value("compiler", "");
@@ -41,11 +34,15 @@ json result_entry(const json& report) {
                      {"median_s", b.value("median_s", 0.0)},
                      {"baseline_s", b.value("baseline_median_s", json(nullptr))},
                      {"fast_s", b.value("fast_median_s", json(nullptr))}});
-  const json score = report.value("score", json::object());
+  const json score = report.value("score", json::object()).is_object() ? report.value("score", json::object())
+                                                                        : json::object();
+  const std::string message = report.value("message", json("")).is_string() ? report.value("message", "") : "";
+  const std::string note = score.value("note", json("")).is_string() ? score.value("note", "") : "";
   return {{"verdict", report.value("verdict", "FAIL")},
           {"score", score.value("total", 0.0)},
           {"max", score.value("max", 0.0)},
-          {"message", report.value("message", "")},
+          {"message", message},
+          {"reason", one_line(message.empty() ? note : message)},
           {"graded_at", report.value("graded_at", "")},
           {"machine", machine_line(report.value("machine", json::object()))},
           {"bench", bench}};
@@ -64,7 +61,7 @@ constexpr const char* kRenamed = " (participant)";
 
 std::string results_folder(const std::string& participant) {
   static const std::set<std::string> own = {"leaderboard.csv", "leaderboard.md", "leaderboard.json",
-                                            "leaderboard.html", "slurm"};
+                                            "leaderboard.html", "slurm", kBatchFile};
   return own.count(participant) || participant.ends_with(kRenamed) ? participant + kRenamed : participant;
 }
 
@@ -96,6 +93,21 @@ std::string md_cell(const std::string& s) {
 }
 
 json leaderboard_model(const fs::path& results) {
+  // The batch's record: the problem list, what was not graded, the packs' checks.
+  json batch = json::object();
+  try {
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(results / kBatchFile, ec)))
+      batch = json::parse(read_regular_file(results / kBatchFile, 16 << 20), nullptr, false);
+  } catch (const FileRefused&) {
+  }
+  if (!batch.is_object()) batch = json::object();
+  std::vector<std::string> listed;
+  if (batch.contains("problems") && batch["problems"].is_array())
+    for (const json& p : batch["problems"])
+      if (p.is_string()) listed.push_back(p.get<std::string>());
+  const json packs = batch.contains("packs") && batch["packs"].is_object() ? batch["packs"] : json::object();
+
   std::map<std::string, json> reports_by_participant;  // name -> {slug: report}
   std::set<std::string> slugs, machines;
   for (const auto& dir : fs::directory_iterator(results)) {
@@ -111,14 +123,15 @@ json leaderboard_model(const fs::path& results) {
       const json report = json::parse(in, nullptr, false);
       if (report.is_discarded() || !report.contains("problem") || !report["problem"].is_string()) continue;
       const std::string slug = report["problem"];
+      if (!listed.empty() && std::find(listed.begin(), listed.end(), slug) == listed.end()) continue;
       mine[slug] = result_entry(report);
       slugs.insert(slug);
-      machines.insert(mine[slug]["machine"].get<std::string>());
+      if (const std::string m = mine[slug]["machine"]; !m.empty()) machines.insert(m);
     }
   }
   json problems = json::array();
   double max_total = 0;
-  for (const auto& slug : slugs) {
+  for (const auto& slug : listed.empty() ? std::vector<std::string>(slugs.begin(), slugs.end()) : listed) {
     const Problem* p = Registry::find(slug);
     const double max = p ? p->info().points.total() : 0;
     max_total += max;
@@ -131,7 +144,8 @@ json leaderboard_model(const fs::path& results) {
   for (auto& [name, results_of] : reports_by_participant) {
     double total = 0;
     for (const auto& [slug, r] : results_of.items()) total += r["score"].get<double>();
-    rows.push_back({{"name", name}, {"total", total}, {"max", max_total}, {"results", results_of}});
+    const std::string note = packs.contains(name) && packs[name].is_string() ? packs[name].get<std::string>() : "";
+    rows.push_back({{"name", name}, {"total", total}, {"max", max_total}, {"note", note}, {"results", results_of}});
   }
   std::sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
     if (a["total"] != b["total"]) return a["total"].get<double>() > b["total"].get<double>();
@@ -140,11 +154,22 @@ json leaderboard_model(const fs::path& results) {
   for (size_t i = 0; i < rows.size(); ++i)  // competition ranking: 1, 2, 2, 4
     rows[i]["rank"] = i > 0 && rows[i]["total"] == rows[i - 1]["total"] ? rows[i - 1]["rank"].get<int>()
                                                                          : static_cast<int>(i + 1);
+  json not_graded = json::array();
+  if (batch.contains("not_graded") && batch["not_graded"].is_array())
+    for (const json& n : batch["not_graded"]) {
+      if (!n.is_object()) continue;
+      const auto text = [&](const char* key) {
+        return n.contains(key) && n[key].is_string() ? n[key].get<std::string>() : std::string();
+      };
+      not_graded.push_back({{"participant", text("participant")}, {"file", text("file")}, {"reason", text("reason")}});
+    }
   return {{"title", "hpcjudge leaderboard"},
           {"generated_at", utc_now()},
           {"problems", problems},
+          {"problem_list", listed.empty() ? "the problems anyone was graded on" : "the class's problem list"},
           {"machines", json(std::vector<std::string>(machines.begin(), machines.end()))},
-          {"participants", rows}};
+          {"participants", rows},
+          {"not_graded", not_graded}};
 }
 
 std::string leaderboard_csv(const json& model) {
@@ -156,8 +181,9 @@ std::string leaderboard_csv(const json& model) {
   for (const auto& p : model["problems"]) {
     cell(p["slug"].get<std::string>() + " verdict");
     cell(p["slug"].get<std::string>() + " score");
+    cell(p["slug"].get<std::string>() + " reason");
   }
-  s += ",graded_at,machine\n";
+  s += ",graded_at,machine,note\n";
   for (const auto& row : model["participants"]) {
     s += std::to_string(row["rank"].get<int>());
     cell(row["name"]);
@@ -167,17 +193,28 @@ std::string leaderboard_csv(const json& model) {
     for (const auto& p : model["problems"]) {
       const std::string slug = p["slug"];
       if (!row["results"].contains(slug)) {
-        s += ",,";
+        s += ",,,";
         continue;
       }
       const json& r = row["results"][slug];
       cell(r["verdict"]);
       cell(fixed1(r["score"]));
+      cell(r["reason"]);
       when = std::max(when, r["graded_at"].get<std::string>());
-      machine = r["machine"];
+      if (!r["machine"].get<std::string>().empty()) machine = r["machine"];
     }
     cell(when);
     cell(machine);
+    cell(row.value("note", ""));
+    s += "\n";
+  }
+  // After a blank line, the files no one was graded on: a section of its own.
+  s += "\nnot graded,participant,file,reason\n";
+  for (const auto& n : model.value("not_graded", json::array())) {
+    s += "not graded";
+    cell(n["participant"]);
+    cell(n["file"]);
+    cell(n["reason"]);
     s += "\n";
   }
   return s;
@@ -193,7 +230,7 @@ std::string leaderboard_markdown(const json& model) {
     s += " |";
     rule += " --- |";
   }
-  s += "\n" + rule + "\n";
+  s += " note |\n" + rule + " --- |\n";
   for (const auto& row : model["participants"]) {
     s += "| " + std::to_string(row["rank"].get<int>()) + " | ";
     s.append(md_cell(row["name"]));
@@ -204,13 +241,25 @@ std::string leaderboard_markdown(const json& model) {
         s += " — |";
         continue;
       }
+      const json& r = row["results"][slug];
       s.push_back(' ');
-      s.append(row["results"][slug]["verdict"].get<std::string>());
+      s.append(md_cell(r["verdict"].get<std::string>()));
       s.push_back(' ');
-      s.append(fixed1(row["results"][slug]["score"]));
+      s.append(fixed1(r["score"]));
+      if (const std::string why = r.value("reason", ""); !why.empty()) s += " — " + md_cell(why);
       s += " |";
     }
-    s += "\n";
+    s.push_back(' ');  // appended apart: `" " + std::string` sets off g++ 12's false -Wrestrict
+    s += md_cell(row.value("note", ""));
+    s += " |\n";
+  }
+  s += "\nMaximum: " + md_cell(model.value("problem_list", "")) + ".\n";
+  s += "\n## Not graded\n\n";
+  if (model.value("not_graded", json::array()).empty()) s += "Nothing: every file was graded.\n";
+  for (const auto& n : model.value("not_graded", json::array())) {
+    const std::string who = n["participant"];
+    s += "- " + (who.empty() ? std::string("(the class folder)") : md_cell(who)) + ": " + md_cell(n["file"]) + " — " +
+         md_cell(n["reason"]) + "\n";
   }
   s += "\nGraded on:\n\n";
   for (const auto& m : model["machines"]) {
@@ -221,14 +270,25 @@ std::string leaderboard_markdown(const json& model) {
   return s;
 }
 
-json write_leaderboard(const fs::path& results) {
-  const json model = leaderboard_model(results);
-  const auto write_file = write_file_atomically;
-  write_file(results / "leaderboard.json", model.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
-  write_file(results / "leaderboard.csv", leaderboard_csv(model));
-  write_file(results / "leaderboard.md", leaderboard_markdown(model));
-  write_file(results / "leaderboard.html", leaderboard_html(model));
-  return model;
+LeaderboardFiles write_leaderboard(const fs::path& results) {
+  LeaderboardFiles out;
+  out.model = leaderboard_model(results);
+  const json& model = out.model;
+  const auto write = [&](const char* name, const std::string& text) {
+    write_file_atomically(results / name, text);
+    out.files.push_back(results / name);
+  };
+  write("leaderboard.html", leaderboard_html(model));
+  write("leaderboard.md", leaderboard_markdown(model));
+  write("leaderboard.csv", leaderboard_csv(model));
+  write("leaderboard.json", model.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  return out;
+}
+
+std::string LeaderboardFiles::summary() const {
+  std::string s = "leaderboard of " + std::to_string(model["participants"].size()) + " participant(s): ";
+  for (size_t i = 0; i < files.size(); ++i) s += (i ? ", " : "") + files[i].string();
+  return s;
 }
 
 }  // namespace hpcjudge

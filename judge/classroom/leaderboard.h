@@ -6,11 +6,19 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
+
+#include "judge/reports/text.h"  // utc_now
 
 namespace hpcjudge {
 
 // The model every format is written from (leaderboard.json). Ranked by total
 // score, descending; ties by participant name in byte order, sharing a rank.
+// With RESULTS/batch.json: the class's problem list fixes the columns and the
+// maximum (else the problems anyone was graded on), "not_graded" lists the files
+// and folders no one was graded on, and a participant's "note" says where their
+// pack does not match its manifest. Every result carries "reason": its verdict's
+// cause in one short line.
 nlohmann::json leaderboard_model(const std::filesystem::path& results);
 
 std::string leaderboard_csv(const nlohmann::json& model);
@@ -29,10 +37,19 @@ std::string results_folder(const std::string& participant);
 std::string csv_field(const std::string& s);
 std::string md_cell(const std::string& s);
 
-// Writes leaderboard.{json,csv,md,html} into `results`; returns the model.
-nlohmann::json write_leaderboard(const std::filesystem::path& results);
+// The batch's own record in RESULTS (judge/classroom/batch.h): the class's problem list,
+// what was not graded, the packs' checks. A participant of that name has its reports in
+// "batch.json (participant)".
+inline constexpr const char* kBatchFile = "batch.json";
 
-// The current time as ISO 8601 UTC ("2026-11-30T06:10:00Z").
-std::string utc_now();
+struct LeaderboardFiles {
+  nlohmann::json model;
+  std::vector<std::filesystem::path> files;  // every file written
+  // "leaderboard of 12 participant(s): R/leaderboard.html, R/leaderboard.md, R/leaderboard.csv, R/leaderboard.json"
+  std::string summary() const;
+};
+
+// Writes leaderboard.{html,md,csv,json} into `results`.
+LeaderboardFiles write_leaderboard(const std::filesystem::path& results);
 
 }  // namespace hpcjudge

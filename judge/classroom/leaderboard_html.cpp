@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "judge/reports/text.h"
+
 namespace hpcjudge {
 
 namespace {
@@ -15,46 +17,6 @@ namespace {
 using nlohmann::json;
 
 // ---- text -----------------------------------------------------------------
-
-// Valid UTF-8 out, whatever comes in: a malformed sequence, a surrogate, an
-// overlong form or a C0 control other than tab/newline/CR becomes U+FFFD.
-std::string clean_utf8(std::string_view in) {
-  static const char kReplacement[] = "\xEF\xBF\xBD";
-  std::string out;
-  out.reserve(in.size());
-  size_t i = 0;
-  while (i < in.size()) {
-    const auto c = static_cast<unsigned char>(in[i]);
-    if (c < 0x80) {
-      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') out += kReplacement;
-      else if (c == 0x7F) out += kReplacement;
-      else out += static_cast<char>(c);
-      ++i;
-      continue;
-    }
-    size_t len = 0;
-    uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
-    bool ok = len > 0 && i + len <= in.size();
-    for (size_t k = 1; ok && k < len; ++k) {
-      const auto cc = static_cast<unsigned char>(in[i + k]);
-      if ((cc & 0xC0) != 0x80) ok = false;
-      else cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (ok && len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ok = false;
-    if (ok && len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ok = false;
-    if (ok) {
-      out.append(in.substr(i, len));
-      i += len;
-    } else {
-      out += kReplacement;
-      ++i;
-    }
-  }
-  return out;
-}
 
 // For text content and attribute values alike.
 std::string esc(std::string_view s) {
@@ -72,19 +34,6 @@ std::string esc(std::string_view s) {
     }
   }
   return out;
-}
-
-// At most n code points of valid UTF-8, with "…" when cut.
-std::string truncate_chars(const std::string& s, size_t n) {
-  const std::string clean = clean_utf8(s);
-  size_t count = 0, i = 0;
-  while (i < clean.size()) {
-    if (count == n) return clean.substr(0, i) + "\xE2\x80\xA6";
-    const auto c = static_cast<unsigned char>(clean[i]);
-    i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    ++count;
-  }
-  return clean;
 }
 
 // ---- reading the model, tolerantly ---------------------------------------
@@ -131,17 +80,6 @@ std::string fmt_points(double v) {
 std::string fmt_exact(double v) { return fmt("%.17g", v); }
 
 std::string fmt_coord(double v) { return fmt("%.1f", v); }
-
-// Three significant digits in s, ms, µs or ns.
-std::string fmt_time(double s) {
-  const char* unit = "s";
-  double v = s;
-  if (s < 1e-6) unit = "ns", v = s * 1e9;
-  else if (s < 1e-3) unit = "\xC2\xB5s", v = s * 1e6;
-  else if (s < 1) unit = "ms", v = s * 1e3;
-  const char* f = v >= 99.95 ? "%.0f " : v >= 9.995 ? "%.1f " : "%.2f ";
-  return fmt(f, v) + unit;
-}
 
 std::string fmt_decade(int k) {
   static const char* const kUnits[] = {"ns", "\xC2\xB5s", "ms", "s"};
@@ -229,6 +167,9 @@ table.board { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 .board .of { color: var(--muted); }
 .board td.participant { font-weight: 500; max-width: 28em; overflow: hidden; text-overflow: ellipsis; }
 .missing { color: #8c959f; }
+.board small.why, .board small.note { display: block; color: var(--muted); font-size: 11.5px; max-width: 24em;
+  white-space: normal; overflow-wrap: anywhere; }
+.board small.note { color: #9a6700; }
 .v { display: inline-block; min-width: 2.9em; padding: 0 6px; border-radius: 4px; font-weight: 600; font-size: 12px;
   text-align: center; line-height: 18px; }
 .v-ac { background: #dafbe1; color: #116329; }
@@ -404,9 +345,9 @@ std::string chart_svg(const std::string& who, const std::vector<Case>& cases, co
     const Case& c = cases[i];
     const double y0 = kTop + kRowH * static_cast<double>(i);
     std::string tip = c.name + (c.sizes.empty() ? "" : " (" + c.sizes + ")") + ": median " +
-                      (c.median ? fmt_time(*c.median) : "none");
-    if (c.baseline) tip += "; baseline " + fmt_time(*c.baseline);
-    if (c.fast) tip += "; fast reference " + fmt_time(*c.fast);
+                      (c.median ? format_seconds(*c.median, TimeStyle::Short) : "none");
+    if (c.baseline) tip += "; baseline " + format_seconds(*c.baseline, TimeStyle::Short);
+    if (c.fast) tip += "; fast reference " + format_seconds(*c.fast, TimeStyle::Short);
     if (c.median && c.baseline) tip += "; " + fmt("%.3g", *c.baseline / *c.median) + "\xC3\x97 the baseline's speed";
     o += "<g class=\"case\"><title>" + esc(tip) + "</title>";
     o += "<text x=\"" + fmt_coord(kLabelW - 8) + "\" y=\"" + fmt_coord(y0 + 22) + "\" text-anchor=\"end\">" +
@@ -421,7 +362,7 @@ std::string chart_svg(const std::string& who, const std::vector<Case>& cases, co
       o += "<rect class=\"" + std::string(cls) + "\" x=\"" + fmt_coord(kLabelW) + "\" y=\"" + fmt_coord(y0 + 15) +
            "\" width=\"" + fmt_coord(w) + "\" height=\"16\" rx=\"2\"/>";
       o += "<text x=\"" + fmt_coord(kLabelW + kPlotW + 8) + "\" y=\"" + fmt_coord(y0 + 27) + "\">" +
-           esc(fmt_time(*c.median)) + "</text>";
+           esc(format_seconds(*c.median, TimeStyle::Short)) + "</text>";
     } else {
       o += "<text class=\"none\" x=\"" + fmt_coord(kLabelW + 6) + "\" y=\"" + fmt_coord(y0 + 27) +
            "\">no time</text>";
@@ -432,7 +373,7 @@ std::string chart_svg(const std::string& who, const std::vector<Case>& cases, co
       o += "<line class=\"ref ref-" + kind + "\" x1=\"" + fmt_coord(x) + "\" y1=\"" + fmt_coord(y0 + 11) +
            "\" x2=\"" + fmt_coord(x) + "\" y2=\"" + fmt_coord(y0 + 35) + "\"/>";
       o += "<text class=\"reflabel reflabel-" + kind + "\" x=\"" + fmt_coord(label_x(x)) + "\" y=\"" +
-           fmt_coord(y0 + label_y) + "\" text-anchor=\"middle\">" + label + " " + esc(fmt_time(t)) + "</text>";
+           fmt_coord(y0 + label_y) + "\" text-anchor=\"middle\">" + label + " " + esc(format_seconds(t, TimeStyle::Short)) + "</text>";
     };
     if (c.baseline) reference(*c.baseline, "base", "baseline", 9);
     if (c.fast) reference(*c.fast, "fast", "fast", 44);
@@ -535,7 +476,9 @@ std::string leaderboard_html(const nlohmann::json& model) {
     const auto pmax = num(p, "max");
     h += "<tr data-index=\"" + std::to_string(i) + "\">";
     h += "<td class=\"num rank\" data-sort=\"" + fmt_exact(rank) + "\">" + esc(fmt_points(rank)) + "</td>";
-    h += "<td class=\"participant\"><span class=\"lb-name\">" + esc(str(p, "name")) + "</span></td>";
+    const std::string note = str(p, "note");
+    h += "<td class=\"participant\"><span class=\"lb-name\">" + esc(str(p, "name")) + "</span>" +
+         (note.empty() ? "" : "<small class=\"note\">" + esc(truncate_chars(note, 300)) + "</small>") + "</td>";
     h += "<td class=\"num total\" data-sort=\"" + (total ? fmt_exact(*total) : "") + "\"><b>" +
          (total ? esc(fmt_points(*total)) : "\xE2\x80\x94") + "</b> <span class=\"of\">/ " +
          esc(fmt_points(pmax.value_or(board_max))) + "</span></td>";
@@ -556,8 +499,10 @@ std::string leaderboard_html(const nlohmann::json& model) {
       if (const std::string m = str(r, "message"); !m.empty()) tip += "\n" + truncate_chars(m, 400);
       if (const std::string g = str(r, "graded_at"); !g.empty()) tip += "\ngraded " + pretty_time(g);
       if (const std::string m = str(r, "machine"); !m.empty()) tip += "\non " + m;
+      const std::string why = str(r, "reason");
       h += "<td class=\"res\" data-sort=\"" + (score ? fmt_exact(*score) : "") + "\" title=\"" + esc(tip) + "\">" +
-           verdict_badge(verdict) + " " + (score ? esc(fmt_points(*score)) : "\xE2\x80\x94") + "</td>";
+           verdict_badge(verdict) + " " + (score ? esc(fmt_points(*score)) : "\xE2\x80\x94") +
+           (why.empty() ? "" : "<small class=\"why\">" + esc(truncate_chars(why, 120)) + "</small>") + "</td>";
     }
     h += "</tr>\n";
   }
@@ -630,6 +575,22 @@ std::string leaderboard_html(const nlohmann::json& model) {
     }
     h += "</section>\n";
   }
+
+  // What no one was graded on: files named after no problem, or after one not on the class's list.
+  h += "<section class=\"not-graded\" id=\"not-graded\">\n<h2>Not graded</h2>\n";
+  const json& ng = field(model, "not_graded");
+  if (!ng.is_array() || ng.empty()) {
+    h += "<p class=\"absent\">Nothing: every file was graded.</p>\n";
+  } else {
+    h += "<table class=\"board\"><thead><tr><th>Participant</th><th>File</th><th>Why</th></tr></thead><tbody>\n";
+    for (const json& n : ng) {
+      const std::string who = str(n, "participant");
+      h += "<tr><td>" + (who.empty() ? std::string("<span class=\"missing\">the class folder</span>") : esc(who)) +
+           "</td><td>" + esc(str(n, "file")) + "</td><td>" + esc(str(n, "reason")) + "</td></tr>\n";
+    }
+    h += "</tbody></table>\n";
+  }
+  h += "</section>\n";
 
   h += "</main>\n<footer>Made by hpcjudge. A problem's points need AC on every test; the rest of its score "
        "compares the submission's times with the problem's baseline and fast reference solutions on the same "

@@ -12,7 +12,12 @@
 
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard.h"
+#include "judge/files.h"
+#include "judge/grading/grade.h"
 #include "judge/isolation/process.h"
+#include "judge/reports/text.h"
+#include "judge/sha256.h"
+#include "judge/versions.h"
 
 namespace hpcjudge {
 
@@ -28,10 +33,16 @@ std::string default_name(const Paths& paths) {
   return name;
 }
 
-std::string sha256(const fs::path& f) {
-  const RunResult r = run_command({"sha256sum", f.string()}, 60);
-  if (!r.status.exited || r.status.code != 0) throw std::runtime_error("cannot hash " + f.string());
-  return r.output.substr(0, r.output.find(' '));
+std::string joined_lines(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const auto& l : lines) s += l + "\n";
+  return s;
+}
+
+std::string fixed1(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
 }
 
 }  // namespace
@@ -40,13 +51,23 @@ std::string save_local_report(const Paths& paths, const std::string& slug, const
   const fs::path file = paths.reports / (slug + ".json");
   std::error_code ec;
   fs::create_directories(paths.reports, ec);
+  std::string why;
   {
-    std::ofstream out(file);
+    // Aside first, then renamed over it: two judges at work at once never leave half a report.
+    const fs::path part = file.string() + ".part" + std::to_string(getpid());
+    std::ofstream out(part);
     out << json_text;
     out.flush();
-    if (out) return "";
+    if (out) {
+      out.close();
+      fs::rename(part, file, ec);
+      if (!ec) return "";
+      why = ec.message();
+    } else {
+      why = std::strerror(errno);
+    }
+    fs::remove(part, ec);
   }
-  const std::string why = std::strerror(errno);
   // The nearest folder that exists on the way to the file, and who owns it.
   fs::path owned = paths.reports;
   while (!fs::exists(owned, ec) && owned.has_parent_path() && owned != owned.parent_path()) owned = owned.parent_path();
@@ -65,57 +86,153 @@ std::string save_local_report(const Paths& paths, const std::string& slug, const
          "; judge pack hands in only a report of the file as it is now. Fix: " + fix;
 }
 
+bool is_untouched_starter(const Paths& paths, const std::string& slug, const std::string& bytes) {
+  const Problem* p = Registry::find(slug);
+  if (!p) return false;
+  std::ifstream in(paths.root / "problems" / "starters.sha256");
+  const std::string mine = sha256_hex(bytes), name = slug + "/solution." + p->info().source_ext;
+  for (std::string line; std::getline(in, line);)  // sha256sum's format: "<hex>  <slug>/solution.<ext>"
+    if (line.size() > 66 && line.substr(66) == name) return line.substr(0, 64) == mine;
+  return false;
+}
+
 std::string make_pack(const Paths& paths, const PackOptions& opt) {
-  std::vector<std::string> slugs = opt.slugs;
-  if (slugs.empty()) {
+  // What to pack: "slug" (the file its latest report names) or "slug=file".
+  struct Item {
+    const Problem* problem;
+    fs::path file;  // named on the command line; empty: the report's
+  };
+  std::vector<Item> items;
+  for (const std::string& arg : opt.slugs) {
+    const size_t eq = arg.find('=');
+    const std::string slug = arg.substr(0, eq);
+    const Problem* p = Registry::find(slug);
+    if (!p) throw std::runtime_error("unknown problem '" + slug + "' ('judge list' shows them; SLUG=FILE names a file)");
+    if (eq != std::string::npos && eq + 1 == arg.size()) throw std::runtime_error(arg + ": no file after '='");
+    for (const Item& i : items)
+      if (i.problem == p) throw std::runtime_error("problem '" + slug + "' named twice");
+    items.push_back({p, eq == std::string::npos ? fs::path() : fs::path(arg.substr(eq + 1))});
+  }
+  if (items.empty()) {
     for (const Problem* p : Registry::all())
-      if (fs::exists(paths.reports / (p->info().slug + ".json"))) slugs.push_back(p->info().slug);
-    if (slugs.empty())
-      throw std::runtime_error("nothing to pack: judge a problem first (./judge/judge SLUG), or name the problems");
+      if (fs::exists(paths.reports / (p->info().slug + ".json"))) items.push_back({p, {}});
+    if (items.empty())
+      throw std::runtime_error("nothing to pack: judge a problem first (./judge/judge SLUG [FILE]), or name the "
+                               "problems (SLUG or SLUG=FILE)");
   }
   std::string name = opt.name.empty() ? default_name(paths) : opt.name;
   std::replace(name.begin(), name.end(), '/', '_');
   if (name.empty() || name == "." || name == "..") throw std::runtime_error("give your name with --name");
+
+  // Everything is read and checked before anything is written: a refusal packs nothing.
+  struct Packed {
+    std::string slug, ext, bytes, sha, source, report_text, verdict;
+    bool starter = false;
+  };
+  std::vector<Packed> packed;
+  std::vector<std::string> warnings;
+  for (const Item& item : items) {
+    const std::string slug = item.problem->info().slug, ext = item.problem->info().source_ext;
+    const fs::path report_file = paths.reports / (slug + ".json");
+    json report;
+    std::error_code ec;
+    if (fs::exists(report_file, ec)) {
+      std::ifstream in(report_file);
+      report = json::parse(in, nullptr, false);
+      if (!report.is_object()) report = json();
+    }
+    fs::path file = item.file;
+    if (file.empty() && report.is_object()) {
+      const std::string judged = report.value("source_path", json("")).is_string() ? report.value("source_path", "") : "";
+      if (judged.empty()) file = paths.problem_dir(slug) / ("solution." + ext);  // a report of an older judge
+      else file = judged;
+      if (!fs::exists(file, ec))
+        throw std::runtime_error("the file you last judged for " + slug + ", " + file.string() +
+                                 ", is gone: judge the file to hand in, or name it (" + slug + "=FILE)");
+    }
+    if (file.empty()) file = paths.problem_dir(slug) / ("solution." + ext);
+    if (file.extension() != "." + ext)
+      throw std::runtime_error(file.string() + ": " + slug + " takes a ." + ext + " file");
+    Packed k;
+    k.slug = slug, k.ext = ext;
+    try {
+      k.bytes = read_regular_file(fs::canonical(file, ec), kMaxSourceBytes);
+    } catch (const FileRefused& e) {
+      throw std::runtime_error(std::string(e.what()));
+    }
+    k.sha = sha256_hex(k.bytes);
+    k.source = fs::absolute(file).lexically_normal().string();
+    k.starter = is_untouched_starter(paths, slug, k.bytes);
+    const std::string shown = slug + "." + ext + " (" + k.source + ")";
+    if (k.starter)
+      warnings.push_back("warning: " + shown + " is the starter as it was given, untouched: nothing of yours to grade");
+    if (!report.is_object()) {
+      warnings.push_back("warning: " + shown + " has never been judged here: packed without a report (judge it: "
+                         "./judge/judge " + slug + " " + k.source + ")");
+    } else {
+      const json from = report.value("graded_from", json::object());
+      const std::string judged_sha = from.is_object() && from.value("source_sha256", json("")).is_string()
+                                         ? from.value("source_sha256", "") : "";
+      const std::string judged_path = report.value("source_path", json("")).is_string() ? report.value("source_path", "") : "";
+      const bool same = judged_sha.empty() ? report.value("source_key", json("")) == file_key(file) : judged_sha == k.sha;
+      if (!same) {
+        warnings.push_back("warning: " + report_file.string() + " is the report of another version of " +
+                           (judged_path.empty() || judged_path == k.source ? k.source + " (changed since it was judged)"
+                                                                           : k.source + " (it graded " + judged_path + ")") +
+                           ": packed without it (judge it again: ./judge/judge " + slug + " " + k.source + ")");
+      } else {
+        k.report_text = report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+        k.verdict = report.value("verdict", json("?")).is_string() ? report.value("verdict", "?") : "?";
+        const json score = report.value("score", json::object());
+        if (k.verdict == "SKIP")
+          warnings.push_back("warning: " + shown + " was judged SKIP (this machine cannot run it): it is packed, but "
+                             "no one has seen it run; judge it on a machine with an NVIDIA GPU if you can");
+        else if (k.verdict != "AC")
+          warnings.push_back("warning: " + shown + " was judged " + k.verdict + ": " +
+                             report.value("message", json("")).get<std::string>().substr(0, 200));
+        if (from.is_object() && !from.value("bench", true))
+          warnings.push_back("warning: " + shown + " was judged with --no-bench: its report has no timing");
+        k.verdict += " " + fixed1(score.is_object() ? score.value("total", 0.0) : 0.0);
+      }
+    }
+    packed.push_back(std::move(k));
+  }
+  if (std::all_of(packed.begin(), packed.end(), [](const Packed& k) { return k.starter; }))
+    throw std::runtime_error("nothing to pack: every file is the untouched starter (edit and judge your solution, "
+                             "or name the file: SLUG=FILE)");
+
   char tmpl[] = "/tmp/hpcjudge-pack-XXXXXX";
   if (!mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary folder");
   const fs::path stage = fs::path(tmpl) / name;
   fs::create_directories(stage / "reports");
   json files = json::array();
-  std::string warnings;
-  for (const auto& slug : slugs) {
-    const Problem* p = Registry::find(slug);
-    if (!p) throw std::runtime_error("unknown problem '" + slug + "'");
-    const fs::path src = paths.problem_dir(slug) / ("solution." + p->info().source_ext);
-    if (!fs::exists(src)) throw std::runtime_error(src.string() + ": no such file");
-    const fs::path dst = stage / (slug + "." + p->info().source_ext);
-    fs::copy_file(src, dst);
-    files.push_back({{"path", dst.filename().string()}, {"problem", slug}, {"sha256", sha256(dst)}});
-    const fs::path report = paths.reports / (slug + ".json");
-    if (fs::exists(report)) {
-      // Only a report of the file as it is now: an edit since, or a report that could
-      // not be saved, leaves one of another version behind.
-      std::ifstream in(report);
-      const json j = json::parse(in, nullptr, false);
-      const std::string key = j.is_object() ? j.value("source_key", "") : "";
-      if (key == file_key(src))
-        fs::copy_file(report, stage / "reports" / report.filename());
-      else
-        warnings += "warning: " + report.string() + " is the report of another version of " + src.string() +
-                    ": packed without it (judge it again: ./judge/judge " + slug + ")\n";
-    }
+  std::vector<std::string> lines;
+  size_t with_reports = 0;
+  for (const Packed& k : packed) {
+    const std::string dst = k.slug + "." + k.ext;
+    write_file_atomically(stage / dst, k.bytes);
+    if (!k.report_text.empty()) write_file_atomically(stage / "reports" / (k.slug + ".json"), k.report_text), ++with_reports;
+    files.push_back({{"path", dst},
+                     {"problem", k.slug},
+                     {"sha256", k.sha},
+                     {"source", k.source},
+                     {"problem_version", problem_version(k.slug)},
+                     {"report", !k.report_text.empty()}});
+    lines.push_back("  " + dst + " <- " + k.source + (k.report_text.empty() ? "  (no report)" : "  (report: " + k.verdict + ")"));
   }
   const json manifest = {{"participant", name},
-                         {"judge_version", HPCJUDGE_VERSION},
+                         {"judge_version", judge_version()},
                          {"created_at", utc_now()},
                          {"files", files}};
-  std::ofstream(stage / "manifest.json") << manifest.dump(2) << "\n";
+  write_file_atomically(stage / "manifest.json", manifest.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
   const fs::path out = fs::absolute(opt.out);
-  const RunResult tar = run_command({"tar", "-czf", out.string(), "-C", tmpl, name}, 120);
+  const RunResult tar = run_command({"tar", "-czf", out.string(), "-C", tmpl, "--", name}, 120);
   std::error_code ec;
   fs::remove_all(tmpl, ec);
   if (!tar.status.exited || tar.status.code != 0) throw std::runtime_error("tar failed: " + tar.output);
-  return warnings + "packed " + std::to_string(slugs.size()) + " solution(s) of '" + name + "' into " + out.string() +
-         " (unpack packs into one folder and run: judge batch FOLDER)";
+  return joined_lines(warnings) + joined_lines(lines) + "packed " + std::to_string(packed.size()) + " solution(s) of '" +
+         name + "' into " + out.string() + ", " + std::to_string(with_reports) +
+         " with their report (unpack packs into one folder and run: judge batch FOLDER)";
 }
 
 }  // namespace hpcjudge

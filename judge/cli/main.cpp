@@ -1,12 +1,12 @@
 // The judge command.
 //   judge list                                   problems, kind, points, runnable here
 //   judge all [--no-bench] [--seed S]            grade every problem's solution.* (make judge)
-//   judge SLUG [FILE] [--json OUT] [--verbose] [--seed S | --seed-file F] [--no-bench] [--threads T] [--device N]
+//   judge SLUG [FILE] [--json OUT] [--gradescope OUT] [--junit OUT] [--verbose] [--seed S | --seed-file F] [--no-bench] [--threads T] [--device N]
 //              [--sanitize] [--sandbox]
-//   judge batch DIR [--out RESULTS] [--force] [--seed-file F] [--no-bench] [--slurm ...]
+//   judge batch DIR [--out RESULTS] [--force] [--problems a,b] [--junit] [--seed-file F] [--no-bench] [--slurm ...]
 //   judge leaderboard RESULTS
 //   judge profile SLUG [FILE] [--case NAME]         one performance case under ncu (GPU) or perf stat (CPU)
-//   judge pack [SLUG...] -o FILE [--name NAME]
+//   judge pack [SLUG | SLUG=FILE ...] -o FILE [--name NAME]
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
 #include <malloc.h>
@@ -30,6 +30,7 @@
 #include "judge/measure/gpu.h"
 #include "judge/grading/grade.h"
 #include "harness/generators.h"
+#include "judge/reports/course.h"
 #include "judge/reports/human.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/classroom/pack.h"
@@ -110,10 +111,6 @@ void check_source(const Problem& p, const fs::path& file, const fs::path& folder
     throw UsageError(p.info().slug + " takes a CUDA file (.cu), not " + file.filename().string());
 }
 
-void write_json(const Report& r, const fs::path& out) {
-  write_file_atomically(out, r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-}
-
 // A seed: a decimal number from 0 to 2^64 - 1, nothing else.
 uint64_t parse_seed(const std::string& text, const std::string& what) {
   uint64_t v = 0;
@@ -165,24 +162,36 @@ int cmd_all(const Paths& paths, GradeOptions opt) {
   return bad ? 1 : 0;
 }
 
-int cmd_grade(const Paths& paths, const std::string& slug, const std::string& file, const std::string& json,
+// The files a grading writes besides the terminal's report.
+struct Outputs {
+  std::string json, gradescope, junit;
+};
+
+int cmd_grade(const Paths& paths, const std::string& slug, const std::string& file, const Outputs& out,
               const GradeOptions& opt, const HumanOptions& human) {
   const Problem& p = find_problem(slug);
   const fs::path src = file.empty() ? default_solution(p, paths) : fs::path(file);
   check_source(p, src, opt.folder);
-  if (!json.empty()) try {
-      check_can_write(json);
-    } catch (const FileRefused& e) {
-      throw UsageError(e.what());
-    }
+  for (const std::string& target : {out.json, out.gradescope, out.junit})
+    if (!target.empty()) try {
+        check_can_write(target);
+      } catch (const FileRefused& e) {
+        throw UsageError(e.what());
+      }
   HumanPrinter printer(p, Style::detect(stdout), human);
   const Report r = grade(p, src, opt, paths, printer);
   printer.finished(r);
-  if (!json.empty()) write_json(r, json);
-  // The latest report of your own solution is what `judge pack` hands in beside it.
-  if (file.empty() && !opt.seed_secret) {
-    const std::string warning =
-        save_local_report(paths, p.info().slug, r.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  const nlohmann::json j = r.to_json();
+  const auto dump = [](const nlohmann::json& v) { return v.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; };
+  if (!out.json.empty()) write_file_atomically(out.json, dump(j));
+  if (!out.gradescope.empty()) write_file_atomically(out.gradescope, dump(gradescope_results(p, j)));
+  if (!out.junit.empty())
+    write_file_atomically(out.junit, junit_document("hpcjudge: " + fs::path(src).filename().string(),
+                                                    {junit_testsuite(p, j)}));
+  // The latest report of each problem, whichever file it graded, is what `judge pack` hands in (a batch's
+  // child judge and a secret seed keep theirs to the batch).
+  if (!opt.seed_secret && opt.participant.empty()) {
+    const std::string warning = save_local_report(paths, p.info().slug, dump(j));
     if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
   }
   return r.verdict == Verdict::AC ? 0 : 1;
@@ -325,6 +334,7 @@ struct GradingFlags {
                  "score against the cached reference times only, without timing the fast reference beside each run");
     // What a batch tells its child judges.
     app.add_option("--participant-folder", opt.folder, "")->group("");
+    app.add_option("--participant-name", opt.participant, "")->group("");
     app.add_option("--hide", opt.hidden, "")->group("");
   }
   // After parsing: the seed file read, the flags checked.
@@ -403,7 +413,12 @@ int run(int argc, char** argv) {
     BatchOptions b;
     app.add_option("dir", b.dir, "the class folder")->required();
     app.add_option("--out", b.out, "the results folder (default: ./results)");
-    app.add_flag("--force", b.force, "regrade files that already have a report");
+    app.add_flag("--force", b.force, "regrade every file, current reports too");
+    std::string problems;
+    app.add_option("--problems", problems,
+                   "the class's problems, comma-separated (default: DIR/class.json's list, else any problem): only "
+                   "these are graded, and they fix the leaderboard's columns and maximum");
+    app.add_flag("--junit", b.junit, "also write RESULTS/<participant>/junit.xml, a JUnit report per participant");
     flags.add_to(app, false);
     app.add_option("--participant", b.participant, "grade only this participant (no leaderboard)");
     bool no_sandbox = false;
@@ -416,6 +431,15 @@ int run(int argc, char** argv) {
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
     flags.settle();
     if (b.out.empty()) b.out = "results";
+    for (size_t at = 0; !problems.empty() && at <= problems.size();) {
+      const size_t end = std::min(problems.find(',', at), problems.size());
+      const std::string slug = problems.substr(at, end - at);
+      at = end + 1;
+      if (slug.empty()) continue;
+      find_problem(slug);  // an unknown one is a usage error, with a guess
+      if (std::find(b.problems.begin(), b.problems.end(), slug) == b.problems.end()) b.problems.push_back(slug);
+    }
+    if (!problems.empty() && b.problems.empty()) throw UsageError("--problems: no problem named");
     b.bench = flags.opt.bench;
     b.sandbox = !no_sandbox && !bubblewrap_path().empty();
     b.unisolated = flags.opt.unisolated;
@@ -465,9 +489,7 @@ int run(int argc, char** argv) {
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
     if (!fs::is_directory(results)) throw UsageError(results + ": no such folder");
     try {
-      const nlohmann::json model = write_leaderboard(results);
-      std::printf("leaderboard of %zu participant(s): %s/leaderboard.{html,md,csv}\n",
-                  model["participants"].size(), results.c_str());
+      std::printf("%s\n", terminal_safe(write_leaderboard(results).summary()).c_str());
     } catch (const std::exception& e) {
       throw UsageError(e.what());
     }
@@ -489,11 +511,13 @@ int run(int argc, char** argv) {
     return cmd_profile(paths, slug, file, case_name, flags.opt);
   }
   if (cmd == "pack") {
-    CLI::App app{"Bundle your solutions (named by slug), their latest local reports and a manifest into FILE, in "
-                 "the layout `judge batch` reads.",
+    CLI::App app{"Bundle, for each problem, the file you last judged (or SLUG=FILE), named by slug, with its "
+                 "report and a manifest into FILE, in the layout `judge batch` reads.",
                  "judge pack"};
     PackOptions p;
-    app.add_option("slugs", p.slugs, "the problems (default: every problem you have judged)");
+    app.add_option("slugs", p.slugs,
+                   "the problems, each SLUG (the file you last judged for it) or SLUG=FILE (default: every problem "
+                   "you have judged)");
     app.add_option("-o,--output", p.out, "the archive to write, e.g. alice.tar.gz")->required();
     app.add_option("--name", p.name, "your name as staff will see it (default: git user.name, else $USER)");
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
@@ -513,16 +537,20 @@ int run(int argc, char** argv) {
                "  judge batch DIR            grade a class (staff); judge leaderboard RESULTS\n"
                "  judge bench [SLUG...]      baseline, fast reference and vendor anchor side by side",
                "judge"};
-  std::string slug, file, json;
+  std::string slug, file;
+  Outputs outputs;
   app.add_option("slug", slug, "the problem, e.g. softmax-cpu")->required();
   app.add_option("file", file, "the solution to grade (default: problems/SLUG/solution.cpp or .cu)");
-  app.add_option("--json", json, "also write the report as JSON to this file");
+  app.add_option("--json", outputs.json, "also write the report as JSON to this file");
+  app.add_option("--gradescope", outputs.gradescope,
+                 "also write Gradescope's autograder results (results.json) to this file");
+  app.add_option("--junit", outputs.junit, "also write a JUnit XML report to this file (CI, GitHub Classroom)");
   HumanOptions human;
   app.add_flag("-v,--verbose", human.verbose, "a wrong answer's every listed mismatch, not the concise summary");
   flags.add_to(app);
   if (auto rc = parse(app, argc, argv)) return *rc;
   flags.settle();
-  return cmd_grade(paths, slug, file, json, flags.opt, human);
+  return cmd_grade(paths, slug, file, outputs, flags.opt, human);
 }
 
 }  // namespace

@@ -19,6 +19,9 @@
 #include "judge/grading/rivals.h"
 #include "judge/isolation/session.h"
 #include "judge/reports/human.h"
+#include "judge/reports/text.h"
+#include "judge/sha256.h"
+#include "judge/versions.h"
 
 namespace hpcjudge {
 
@@ -351,12 +354,42 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
 
 }  // namespace
 
+std::string machine_identity(const Problem& p, const Paths& paths, int threads, int device) {
+  MachineInfo m = probe_machine(threads);
+  if (p.info().kind == Kind::GPU && !nvcc_path().empty())
+    if (const GpuProbe& g = probe_gpu(paths, device); g.usable()) m.gpu = g.device;
+  return m.fingerprint();
+}
+
+GradedFrom graded_from(const Problem& p, const std::string& source_sha256, const GradeOptions& opt,
+                       const Paths& paths) {
+  return {.source_sha256 = source_sha256,
+          .problem_version = problem_version(p.info().slug),
+          .judge_version = judge_version(),
+          .seed_id = seed_identity(opt.seed),
+          .bench = opt.bench,
+          .sandbox = opt.sandbox,
+          .isolated = !opt.unisolated,
+          .machine = machine_identity(p, paths, opt.threads, opt.device)};
+}
+
 Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, const Paths& paths,
              Listener& listener) {
+  // The compiler gets a copy of the source, read here as a regular file and no more than a source's size:
+  // in a participant's folder the file itself, elsewhere what a symbolic link leads to.
+  if (!opt.folder.empty())
+    if (const std::string why = not_a_regular_file(src, opt.folder); !why.empty()) throw FileRefused(why);
+  const std::string source = read_regular_file(opt.folder.empty() ? fs::canonical(src) : src, kMaxSourceBytes);
   Report r;
   r.problem = p.info().slug;
   r.file = src.string();
+  r.source_path = fs::absolute(src).lexically_normal().string();
   r.source_key = file_key(src);
+  r.graded_from = graded_from(p, sha256_hex(source), opt, paths);
+  r.participant = opt.participant;
+  if (!opt.participant.empty()) r.graded_at = utc_now();
+  if (opt.unisolated)
+    r.isolation = "none: graded with --unsafe-no-isolation, as the judge's own user and without the sandbox";
   r.seed = opt.seed;
   r.seed_secret = opt.seed_secret;
   r.machine = probe_machine(opt.threads);
@@ -377,14 +410,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   }
   TempDir tmp;
   const fs::path lib = compiled_library(tmp.path);
-  // The compiler gets a copy of the source, read here as a regular file and no more than a source's size:
-  // in a participant's folder the file itself, elsewhere what a symbolic link leads to.
-  if (!opt.folder.empty())
-    if (const std::string why = not_a_regular_file(src, opt.folder); !why.empty()) throw FileRefused(why);
-  const CompileResult cr = compile_submission(p, paths,
-                                              read_regular_file(opt.folder.empty() ? fs::canonical(src) : src,
-                                                                kMaxSourceBytes),
-                                              tmp.path,
+  const CompileResult cr = compile_submission(p, paths, source, tmp.path,
                                               {.arch = arch, .vendor = opt.vendor, .sandbox = opt.sandbox,
                                                .hidden = opt.hidden});
   r.compiled = cr.ok;

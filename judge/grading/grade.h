@@ -42,6 +42,8 @@ struct GradeOptions {
   // functional tests, the runner started under `runner_prefix` (ncu or perf stat).
   std::string only_case;
   std::vector<std::string> runner_prefix;
+  // A batch's participant: the report names it and the time of grading.
+  std::string participant;
 };
 
 class Listener {
@@ -53,6 +55,15 @@ class Listener {
   virtual void bench_done(const BenchResult&) {}
   virtual void note(const std::string&) {}  // long work the judge does on its own behalf
 };
+
+// The machine as problem p uses it (MachineInfo::fingerprint()): the CPU, cores,
+// threads and compiler, and for a GPU problem on a machine that can run it, the GPU.
+std::string machine_identity(const Problem& p, const Paths& paths, int threads, int device);
+
+// The record a grading of p with these options, of a source with this SHA-256, on this
+// machine, would have (what grade() writes into the report; what `judge batch` compares).
+GradedFrom graded_from(const Problem& p, const std::string& source_sha256, const GradeOptions& opt,
+                       const Paths& paths);
 
 Report grade(const Problem& p, const std::filesystem::path& src, const GradeOptions& opt, const Paths& paths,
              Listener& listener);

@@ -30,14 +30,6 @@ std::string Style::paint(Verdict v, const std::string& text) const {
 
 std::string Style::dim(const std::string& text) const { return color ? "\033[2m" + text + "\033[0m" : text; }
 
-std::string format_seconds(double s) {
-  char buf[32];
-  if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-  else if (s < 1) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.3f s", s);
-  return buf;
-}
-
 namespace {
 std::string pad(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 std::string rpad(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }

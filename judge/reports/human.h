@@ -6,6 +6,7 @@
 #include <string>
 
 #include "judge/grading/grade.h"
+#include "judge/reports/text.h"
 
 namespace hpcjudge {
 
@@ -17,7 +18,7 @@ struct Style {
   std::string dim(const std::string& text) const;
 };
 
-std::string format_seconds(double s);  // "412 us", "1.23 ms", "2.35 s"
+// format_seconds (judge/reports/text.h): "412.0 us", "1.234 ms", "2.350 s" on the terminal.
 
 struct HumanOptions {
   bool verbose = false;       // every listed mismatch of a wrong answer, not the concise block

@@ -88,6 +88,11 @@ nlohmann::json Report::to_json() const {
   j["machine"] = machine.to_json();
   j["timing"] = timing;
   j["output"] = {{"text", output}, {"bytes", output_bytes}, {"truncated", output_bytes > output.size()}};
+  if (!graded_from.empty()) j["graded_from"] = graded_from.to_json();
+  if (!source_path.empty()) j["source_path"] = source_path;
+  if (!participant.empty()) j["participant"] = participant;
+  if (!graded_at.empty()) j["graded_at"] = graded_at;
+  if (!isolation.empty()) j["isolation"] = isolation;
   return j;
 }
 

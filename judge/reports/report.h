@@ -9,6 +9,7 @@
 #include "judge/grading/kernel_resources.h"
 #include "judge/measure/machine.h"
 #include "judge/grading/verdict.h"
+#include "judge/reports/record.h"
 
 namespace hpcjudge {
 
@@ -101,6 +102,13 @@ struct Report {
   nlohmann::json timing = nlohmann::json::object();
   std::string output;  // what the submission printed (first 64 KiB)
   size_t output_bytes = 0;
+  // What it was graded from (judge/reports/record.h), and the file's absolute path:
+  // what `judge pack` hands in and `judge batch` compares before it keeps a result.
+  GradedFrom graded_from;
+  std::string source_path;
+  // In a batch: the participant and the time of grading; and, graded with
+  // --unsafe-no-isolation, a sentence saying so. Left out of the JSON when empty.
+  std::string participant, graded_at, isolation;
   nlohmann::json to_json() const;
 };
 

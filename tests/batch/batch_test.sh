@@ -31,7 +31,9 @@ check "batch exits 0" test $rc -eq 0
 check "a results folder per participant" bash -c "for d in \"$class\"/*/; do test -d \"$results/\$(basename \"\$d\")\" || { echo missing \$d; exit 1; }; done"
 check "a report per problem file" bash -c "test \$(find \"$results\" -mindepth 2 -name '*.json' | wc -l) -eq \$(find \"$class\" -mindepth 2 \\( -name '*.cpp' -o -name '*.cu' \\) ! -name notaproblem.cpp | wc -l)"
 check "leaderboard files" test -s "$results/leaderboard.csv" -a -s "$results/leaderboard.md" -a -s "$results/leaderboard.html" -a -s "$results/leaderboard.json"
-tail -n +2 "$results/leaderboard.csv" | cut -d, -f2 >"$tmp/order.txt"
+# The ranking is the CSV's first section: its rows up to the blank line before "not graded".
+ranking_rows() { tail -n +2 "$results/leaderboard.csv" | sed '/^$/,$d'; }
+ranking_rows | cut -d, -f2 >"$tmp/order.txt"
 check "ranking as expected" diff "$expected" "$tmp/order.txt"
 check "warns of the empty folder" grep -q "'grace' submitted no problem files" "$tmp/batch.err"
 check "warns of a file named after no problem" grep -q "notaproblem.cpp: named after no problem" "$tmp/batch.err"
@@ -43,7 +45,9 @@ check "reports name participant and time" grep -q '"graded_at"' "$results/alice/
 before=$(stat -c %Y "$results/alice/matmul-cpu.json")
 sleep 1
 "$judge" batch "$class" --out "$results" --no-bench >"$tmp/again.out" 2>&1
-check "resume grades nothing twice" bash -c "grep -q 'already graded' \"$tmp/again.out\" && test $before -eq \$(stat -c %Y \"$results/alice/matmul-cpu.json\")"
+check "resume grades nothing twice" bash -c "grep -q '^kept [0-9]* current report' \"$tmp/again.out\" && ! grep -q '^regrade ' \"$tmp/again.out\" && test $before -eq \$(stat -c %Y \"$results/alice/matmul-cpu.json\")"
+check "the stray file is in the leaderboard's not-graded section" bash -c "grep -q '^not graded,heidi,notaproblem.cpp,named after no problem' \"$results/leaderboard.csv\" && grep -q 'notaproblem.cpp' \"$results/leaderboard.md\" && grep -q 'notaproblem.cpp' \"$results/leaderboard.html\""
+check "the closing line names every leaderboard file" bash -c "grep -q 'leaderboard.html, .*leaderboard.md, .*leaderboard.csv, .*leaderboard.json' \"$tmp/again.out\""
 rm "$results/leaderboard.csv"
 check "judge leaderboard rewrites it" bash -c "\"$judge\" leaderboard \"$results\" && test -s \"$results/leaderboard.csv\""
 
@@ -52,8 +56,9 @@ echo 987654321 >"$tmp/seed"
 "$judge" batch "$class" --out "$tmp/secret" --no-bench --seed-file "$tmp/seed" --participant alice >/dev/null 2>&1
 check "secret seed not in reports" bash -c "! grep -rq 987654321 \"$tmp/secret\" && grep -q '\"seed\": \"secret\"' \"$tmp/secret/alice/softmax-cpu.json\""
 
-# pack -> unpack -> batch: the layout batch reads.
-"$judge" pack softmax-cpu matmul-cpu -o "$tmp/student.tar.gz" --name "Test Student" >"$tmp/pack.out" 2>&1
+# pack -> unpack -> batch: the layout batch reads (on a copy of problems/, so the repository's .hpcjudge/ is not touched).
+mkdir -p "$tmp/root" && cp -r "$(dirname "$0")/../../problems" "$tmp/root/problems"
+HPCJUDGE_ROOT=$tmp/root "$judge" pack softmax-cpu="$class/alice/softmax-cpu.cpp" matmul-cpu="$class/alice/matmul-cpu.cpp" -o "$tmp/student.tar.gz" --name "Test Student" >"$tmp/pack.out" 2>&1
 mkdir -p "$tmp/packed" && tar -xzf "$tmp/student.tar.gz" -C "$tmp/packed"
 check "pack has the solutions and a manifest" test -f "$tmp/packed/Test Student/softmax-cpu.cpp" -a -f "$tmp/packed/Test Student/manifest.json"
 "$judge" batch "$tmp/packed" --out "$tmp/packed-results" --no-bench >/dev/null 2>"$tmp/packed.err"
@@ -69,8 +74,11 @@ check "pack of an unknown problem" bad pack nosuch -o "$tmp/x.tar.gz"
 
 if [ -n "$browser" ]; then
   # Sorted by softmax-cpu score, descending and stable, as the page's column sort must give.
-  col=$(head -1 "$results/leaderboard.csv" | tr , '\n' | grep -n '^softmax-cpu score$' | cut -d: -f1)
-  sorted=$(tail -n +2 "$results/leaderboard.csv" | awk -F, -v c="$col" '{ s = ($c == "" ? -1 : $c); printf "%012.1f\t%05d\t%s\n", 1e6 - s, NR, $2 }' | sort | cut -f3 | paste -sd'|')
+  # (From leaderboard.json: the CSV's reason cells hold commas inside quotes.)
+  sorted=$(python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["participants"]
+score = lambda r: r["results"]["softmax-cpu"]["score"] if "softmax-cpu" in r["results"] else -1
+print("|".join(r["name"] for r in sorted(rows, key=lambda r: -score(r))))' "$results/leaderboard.json")
   bash "$browser" "$results/leaderboard.html" "$(paste -sd'|' "$expected")" softmax-cpu "$sorted"
   rc=$?
   if [ $rc -eq 77 ]; then echo "skip browser test: no chromium"; elif [ $rc -eq 0 ]; then passes=$((passes + 1)); else fails=$((fails + 1)); fi

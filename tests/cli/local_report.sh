@@ -27,7 +27,8 @@ mkdir -p "$work/cache"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# The starter of softmax-cpu (unsolved: WA), correctness only.
+# The student's softmax-cpu (the starter, begun: still WA), correctness only.
+echo "// begun" >> "$work/problems/softmax-cpu/solution.cpp"
 "$judge" softmax-cpu --no-bench >"$work/judge.out" 2>&1
 report=$work/.hpcjudge/reports/softmax-cpu.json
 [ -f "$report" ] || fail "no local report after judging: $(tail -3 "$work/judge.out")"
@@ -37,7 +38,8 @@ grep -q '"source_key"' "$report" || fail "the report records no source_key"
 # (Listed first: with pipefail, `tar | grep -q` fails when grep stops reading early.)
 tar -tzf "$work/fresh.tar.gz" >"$work/fresh.list"
 grep -q '^tester/reports/softmax-cpu.json$' "$work/fresh.list" || fail "a fresh report was not packed"
-grep -q warning "$work/pack1.out" && fail "a warning for a fresh report: $(cat "$work/pack1.out")"
+grep -q "another version" "$work/pack1.out" && fail "a fresh report called stale: $(cat "$work/pack1.out")"
+grep -q "was judged WA" "$work/pack1.out" || fail "no warning that the packed file is WA: $(cat "$work/pack1.out")"
 
 echo "// edited after judging" >> "$work/problems/softmax-cpu/solution.cpp"
 (cd "$work" && "$judge" pack -o "$work/stale.tar.gz" --name tester) >"$work/pack2.out" 2>&1 || fail "pack failed: $(cat "$work/pack2.out")"

@@ -197,6 +197,7 @@ split_csv() {  # LINE -> fields=(...)
 ranking() {
   local line col=-1 i
   while IFS= read -r line || [ -n "$line" ]; do
+    [ -z "${line%$'\r'}" ] && break  # the blank line before the not-graded section ends the ranking
     split_csv "${line%$'\r'}"
     if [ "$col" -lt 0 ]; then
       for i in "${!fields[@]}"; do [ "${fields[i],,}" = participant ] && col=$i; done
