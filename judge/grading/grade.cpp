@@ -368,6 +368,7 @@ GradedFrom graded_from(const Problem& p, const std::string& source_sha256, const
           .judge_version = judge_version(),
           .seed_id = seed_identity(opt.seed),
           .bench = opt.bench,
+          .side_by_side = opt.side_by_side,
           .sandbox = opt.sandbox,
           .isolated = !opt.unisolated,
           .machine = machine_identity(p, paths, opt.threads, opt.device)};

@@ -8,7 +8,7 @@ using nlohmann::json;
 
 json GradedFrom::to_json() const {
   return {{"source_sha256", source_sha256}, {"problem_version", problem_version}, {"judge_version", judge_version},
-          {"seed_id", seed_id},             {"bench", bench},                     {"sandbox", sandbox},
+          {"seed_id", seed_id},             {"bench", bench},                     {"side_by_side", side_by_side}, {"sandbox", sandbox},
           {"isolated", isolated},           {"machine", machine}};
 }
 
@@ -28,6 +28,7 @@ GradedFrom GradedFrom::from_json(const json& j) {
   g.judge_version = text("judge_version");
   g.seed_id = text("seed_id");
   g.bench = flag("bench", true);
+  g.side_by_side = flag("side_by_side", true);
   g.sandbox = flag("sandbox", false);
   g.isolated = flag("isolated", true);
   g.machine = text("machine");
@@ -50,6 +51,9 @@ std::vector<std::string> GradedFrom::differences(const GradedFrom& now) const {
                 now.judge_version);
   if (seed_id != now.seed_id) d.push_back("the seed changed");
   if (bench != now.bench) d.push_back(bench ? "graded with timing, now --no-bench" : "graded with --no-bench, now with timing");
+  if (side_by_side != now.side_by_side)
+    d.push_back(side_by_side ? "graded with the fast reference beside, now --no-side-by-side"
+                             : "graded with --no-side-by-side, now with the fast reference beside");
   if (sandbox != now.sandbox) d.push_back(sandbox ? "graded in the sandbox, now without" : "graded without the sandbox, now in it");
   if (isolated != now.isolated)
     d.push_back(isolated ? "graded isolated, now with --unsafe-no-isolation" : "graded with --unsafe-no-isolation, now isolated");

@@ -6,7 +6,7 @@
 //   problem_version   problem_version(slug) (judge/versions.h)
 //   judge_version     judge_version()
 //   seed_id           seed_identity(seed): a slow salted hash, never the seed itself
-//   bench, sandbox, isolated    the options that change a result
+//   bench, side_by_side, sandbox, isolated    the options that change a result
 //   machine           MachineInfo::fingerprint() of the machine as the problem uses it
 //                     (CPU, cores, threads, compiler; and for a GPU problem on a machine
 //                     that can run it, the GPU, its driver and CUDA runtime)
@@ -27,6 +27,7 @@ struct GradedFrom {
   std::string judge_version;
   std::string seed_id;
   bool bench = true;
+  bool side_by_side = true;  // false: --no-side-by-side (the cached scale alone)
   bool sandbox = false;
   bool isolated = true;  // false: --unsafe-no-isolation
   std::string machine;
