@@ -96,10 +96,11 @@ size_t Signature::total_bytes() const {
   return n;
 }
 
-ExpectedOutput ExpectedOutput::close(std::vector<double> values) {
+ExpectedOutput ExpectedOutput::close(std::vector<double> values, std::vector<double> bound) {
   ExpectedOutput o;
   o.count = values.size();
   o.values = std::move(values);
+  o.bound = std::move(bound);
   return o;
 }
 

@@ -131,9 +131,10 @@ class Buffers {
 // The reference's answer for one output buffer.
 struct ExpectedOutput {
   std::vector<double> values;    // a float output: compared within the tolerance
+  std::vector<double> bound;     // per element, added to the tolerance's atol (an error bound per element), or empty
   std::vector<std::byte> exact;  // an integer output: its exact bytes, in the buffer's own type
   size_t count = 0;              // the elements checked, from the first (solve may use the rest freely)
-  static ExpectedOutput close(std::vector<double> values);
+  static ExpectedOutput close(std::vector<double> values, std::vector<double> bound = {});
   template <class T>
   static ExpectedOutput exactly(std::span<const T> values) {
     ExpectedOutput o;
@@ -149,6 +150,9 @@ struct ExpectedOutput {
 struct Expected {
   std::vector<ExpectedOutput> outputs;
   std::optional<int64_t> ret;
+  // The traffic of this input set where it depends on more than the outputs (bfs:
+  // the edges of the component a search reached), for Problem::model_of.
+  std::optional<double> work;
 };
 
 struct Model {
