@@ -13,6 +13,7 @@
 #include "harness/generators.h"
 #include "harness/philox.h"
 #include "harness/problem.h"
+#include "harness/protocol.h"
 #include "harness/sparse.h"
 #include "harness/verify.h"
 #include "host_case.h"
@@ -262,4 +263,41 @@ TEST_CASE("spmv: the matrix stays for the case, x is fresh for every input set",
   for (const BufferSpec& s : sig.buffers) CHECK(s.per_case == (s.name != "x" && s.name != "y" && s.name != "workspace"));
   // The workspace limit: 8 bytes per input byte (the CSR and x) and 4 MiB.
   CHECK(p.workspace_limit(sig) == 8 * sig.input_bytes() + (size_t{4} << 20));
+}
+
+TEST_CASE("spmv protocol: CallSetup carries its pick of the arguments, Upload the kept workspace", "[spmv]") {
+  protocol::Request q;
+  q.op = protocol::Op::CallSetup;
+  q.seq = 7;
+  q.pick = {0, 1, 2, 3, 4, 5, 6};
+  q.args.resize(9);
+  q.keep_workspace = true;
+  const nlohmann::json j = q;
+  CHECK(j.at("op") == "call_setup");
+  const std::optional<protocol::Request> back = protocol::parse_request(j);
+  REQUIRE(back);
+  CHECK(back->op == protocol::Op::CallSetup);
+  CHECK(back->pick == q.pick);
+  CHECK(back->keep_workspace);
+  protocol::Request plain;
+  plain.op = protocol::Op::Upload;
+  const std::optional<protocol::Request> p2 = protocol::parse_request(nlohmann::json(plain));
+  REQUIRE(p2);
+  CHECK_FALSE(p2->keep_workspace);
+  CHECK(p2->pick.empty());
+}
+
+TEST_CASE("spmv signature: setup() may take only solve()'s arguments; a generated scalar is a one-element input",
+          "[spmv]") {
+  CHECK_THROWS(Signature{}.scalar(1).setup({0, 1}));
+  Signature s;
+  s.scalar(3).generated_scalar("source").out("level", DType::I32, 3);
+  REQUIRE(s.generated.size() == 1);
+  CHECK(s.generated[0].arg == 1);
+  CHECK(s.args[1].buffer == -1);  // passed by value
+  CHECK(s.buffers[static_cast<size_t>(s.generated[0].buffer)].name == "source");
+  CHECK(s.buffers[static_cast<size_t>(s.generated[0].buffer)].count == 1);
+  CHECK_FALSE(s.has_setup());
+  CHECK(spmv().has_setup());
+  CHECK_FALSE(Registry::find("merge")->has_setup());
 }
