@@ -150,9 +150,6 @@ struct ExpectedOutput {
 struct Expected {
   std::vector<ExpectedOutput> outputs;
   std::optional<int64_t> ret;
-  // The traffic of this input set where it depends on more than the outputs (bfs:
-  // the edges of the component a search reached), for Problem::model_of.
-  std::optional<double> work;
 };
 
 struct Model {
