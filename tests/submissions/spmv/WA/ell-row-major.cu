@@ -56,7 +56,8 @@ size_t slots_offset(int rows, int K) { return kHeader + (static_cast<size_t>(row
 
 }  // namespace
 
-extern "C" size_t workspace_size(int rows, int cols, int nnz) { return 8 * input_bytes(rows, cols, nnz); }
+// The header comes on top, so even a 1 x 1 matrix has room for it (the limit's 4 MiB floor allows that).
+extern "C" size_t workspace_size(int rows, int cols, int nnz) { return 8 * input_bytes(rows, cols, nnz) + kHeader; }
 
 extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int* col_idx, const float* values,
                       void* workspace) {
