@@ -13,14 +13,16 @@ bool element_close(double got, double expected, const Tolerance& tol) {
   return std::fabs(got - expected) <= tol.atol + tol.rtol * std::fabs(expected);
 }
 
-CheckResult check_close(std::span<const float> got, std::span<const double> expected, const Tolerance& tol,
-                        size_t keep) {
+CheckResult check_close(std::span<const float> got, std::span<const double> expected, const Tolerance& base,
+                        size_t keep, std::span<const double> bound) {
   CheckResult r;
   r.checked = got.size();
-  r.tolerance = tol;
+  r.tolerance = base;
+  r.per_element = !bound.empty();
   double worst_ratio = 0;
   for (size_t i = 0; i < got.size(); ++i) {
     const double g = got[i], e = expected[i];
+    const Tolerance tol{base.atol + (bound.empty() ? 0 : bound[i]), base.rtol};
     if (std::isfinite(g) && std::isfinite(e)) {
       const double err = std::fabs(g - e);
       if (err > r.max_abs_err) {
@@ -35,7 +37,8 @@ CheckResult check_close(std::span<const float> got, std::span<const double> expe
     if (std::isfinite(g) && std::isfinite(e)) {
       // err > allowed >= 0 here, so the ratio is finite unless allowed is 0.
       const double ratio = std::fabs(g - e) / (tol.atol + tol.rtol * std::fabs(e));
-      if (!r.worst || ratio > worst_ratio) r.worst = Mismatch{i, e, g}, worst_ratio = ratio;
+      if (!r.worst || ratio > worst_ratio)
+        r.worst = Mismatch{i, e, g}, worst_ratio = ratio, r.worst_allowed = tol.atol + tol.rtol * std::fabs(e);
     }
   }
   return r;
@@ -99,7 +102,12 @@ std::string summarize(const CheckResult& r, const std::string& buffer, size_t co
     const Tolerance& t = *r.tolerance;
     const double err = std::fabs(w.got - w.expected), allowed = t.atol + t.rtol * std::fabs(w.expected);
     s += "\nlargest error: " + value_pair(buffer, w, cols) + ": ";
-    if (w.expected != 0 && t.rtol > 0) {
+    if (r.per_element) {
+      s += "absolute error " + sci(err) + " > " + sci(r.worst_allowed) + " allowed there (the error bound of that element)";
+      if (err < 1e-2 * std::max(std::fabs(w.expected), r.worst_allowed))
+        hint = "close, but outside the error bound of an FP32 computation: precision is lost (a value rounded to "
+               "fewer bits, a product in lower precision)";
+    } else if (w.expected != 0 && t.rtol > 0) {
       const double rel = err / std::fabs(w.expected);
       s += "relative error " + sci(rel) + " > " + sci(allowed / std::fabs(w.expected)) + " allowed there (rtol " +
            format_value(t.rtol) + " + atol " + format_value(t.atol) + " / |expected|)";

@@ -37,13 +37,17 @@ struct CheckResult {
   // a NaN or an infinity. Exact checks leave `tolerance` empty.
   std::optional<Mismatch> worst;
   std::optional<Tolerance> tolerance;
+  bool per_element = false;  // the tolerance had a per-element bound added to atol
+  double worst_allowed = 0;  // the error allowed at `worst`
   bool ok() const { return mismatches == 0; }
 };
 
 bool element_close(double got, double expected, const Tolerance& tol);
 
+// `bound`, where given (one per element), is added to atol element by element:
+// an error bound the reference computed for each element (spmv: each row's).
 CheckResult check_close(std::span<const float> got, std::span<const double> expected, const Tolerance& tol,
-                        size_t keep = 5);
+                        size_t keep = 5, std::span<const double> bound = {});
 
 // Exact comparison, for integer outputs (one memcmp when all is well).
 template <class T>

@@ -131,7 +131,7 @@ void DeviceArena::pin(std::byte* host, size_t bytes) {
 using hpcjudge::around;
 using hpcjudge::garbage_byte;
 
-void DeviceArena::upload(std::byte* host, size_t bytes, const Spans& scratch) {
+void DeviceArena::upload(std::byte* host, size_t bytes, const Spans& scratch, bool fill_scratch) {
   RunnerAllocation mine;
   if (bytes > size_) {
     if (base_) check(cudaFree(base_), "cudaFree");
@@ -145,6 +145,7 @@ void DeviceArena::upload(std::byte* host, size_t bytes, const Spans& scratch) {
   around(bytes, scratch, [&](size_t from, size_t to) {
     check(cudaMemcpy(base_ + from, host + from, to - from, cudaMemcpyHostToDevice), "copying the inputs to the device");
   });
+  if (!fill_scratch) return;  // a workspace setup() wrote: kept
   const int g = garbage_byte();
   for (const auto& [off, n] : scratch) check(cudaMemset(base_ + off, g, n), "filling the workspace");
 }
@@ -163,7 +164,8 @@ void DeviceArena::flush_l2() {
   check(cudaMemset(flush_, ++round, flush_bytes_), "flushing the L2");
 }
 
-void DeviceArena::upload_exact(std::byte* host, const Spans& buffers, const std::vector<bool>& scratch) {
+void DeviceArena::upload_exact(std::byte* host, const Spans& buffers, const std::vector<bool>& scratch,
+                               bool fill_scratch) {
   RunnerAllocation mine;
   exact_.resize(std::max(exact_.size(), buffers.size()), {nullptr, 0});
   for (size_t i = 0; i < buffers.size(); ++i) {
@@ -174,7 +176,9 @@ void DeviceArena::upload_exact(std::byte* host, const Spans& buffers, const std:
       check(cudaMalloc(&p, buffers[i].second), "allocating a device buffer");
       n = buffers[i].second;
     }
-    if (scratch[i]) check(cudaMemset(p, garbage_byte(), n), "filling the workspace");
+    if (scratch[i]) {
+      if (fill_scratch) check(cudaMemset(p, garbage_byte(), n), "filling the workspace");
+    }
     else check(cudaMemcpy(p, host + buffers[i].first, n, cudaMemcpyHostToDevice), "copying a buffer to the device");
   }
 }
@@ -272,11 +276,11 @@ class RunnerDevice : public DeviceMemory {
   RunnerDevice(int device, int arena_fd, bool exact)
       : DeviceMemory(device), host_(arena_fd), arena_(device), exact_(exact) {}
   void map_arena(size_t bytes) override { host_.map(bytes); }
-  void upload(const std::vector<CallArg>& args, size_t bytes) override {
+  void upload(const std::vector<CallArg>& args, size_t bytes, bool keep_workspace) override {
     split(args);
     std::byte* host = host_base(bytes);
-    if (exact_) arena_.upload_exact(host, spans_, scratch_flags_);
-    else arena_.upload(host, bytes, scratch_);
+    if (exact_) arena_.upload_exact(host, spans_, scratch_flags_, !keep_workspace);
+    else arena_.upload(host, bytes, scratch_, !keep_workspace);
     arena_.flush_l2();
     device::synchronize();
   }

@@ -31,8 +31,9 @@ class DeviceArena {
   using Spans = hpcjudge::Spans;
   // Copies `bytes` of the host arena to the device (growing it as needed),
   // except the `scratch` spans (workspaces), which are filled with garbage on
-  // the device instead: never copied, and never the same twice.
-  void upload(std::byte* host, size_t bytes, const Spans& scratch);
+  // the device instead: never copied, and never the same twice (fill_scratch
+  // false: left as they are, a workspace holding what setup() wrote).
+  void upload(std::byte* host, size_t bytes, const Spans& scratch, bool fill_scratch = true);
   // Copies the arena back, except the scratch spans.
   void download(std::byte* host, size_t bytes, const Spans& scratch);
   std::byte* base() const { return base_; }
@@ -42,8 +43,8 @@ class DeviceArena {
   // Exact mode, for runs under compute-sanitizer: each buffer (offset, bytes in
   // the host arena) gets an allocation of exactly its size, so the tool sees
   // any access outside a buffer, reads included.
-  // Buffer i is scratch when scratch[i]: filled with garbage, not copied back.
-  void upload_exact(std::byte* host, const Spans& buffers, const std::vector<bool>& scratch);
+  // Buffer i is scratch when scratch[i]: filled with garbage (unless !fill_scratch), not copied back.
+  void upload_exact(std::byte* host, const Spans& buffers, const std::vector<bool>& scratch, bool fill_scratch = true);
   void download_exact(std::byte* host, const Spans& buffers, const std::vector<bool>& scratch);
   void* exact(size_t i) const { return exact_[i].first; }
 

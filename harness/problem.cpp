@@ -39,6 +39,26 @@ Signature& Signature::in(std::string name, DType t, size_t count, size_t cols) {
   return *this;
 }
 
+Signature& Signature::in_per_case(std::string name, DType t, size_t count, size_t cols) {
+  in(std::move(name), t, count, cols);
+  buffers.back().per_case = true;
+  return *this;
+}
+
+Signature& Signature::generated_scalar(std::string name) {
+  generated.push_back({args.size(), static_cast<int>(buffers.size())});
+  args.push_back({-1, 0});
+  buffers.push_back({std::move(name), DType::I32, Role::In, 1, 0});
+  return *this;
+}
+
+Signature& Signature::setup(std::vector<int> arg_positions) {
+  for (int a : arg_positions)
+    if (a < 0 || static_cast<size_t>(a) >= args.size()) throw std::logic_error("setup() takes an argument solve() has not");
+  setup_args = std::move(arg_positions);
+  return *this;
+}
+
 Signature& Signature::out(std::string name, DType t, size_t count, size_t cols) {
   args.push_back({static_cast<int>(buffers.size()), 0});
   buffers.push_back({std::move(name), t, Role::Out, count, cols});
@@ -76,10 +96,11 @@ size_t Signature::total_bytes() const {
   return n;
 }
 
-ExpectedOutput ExpectedOutput::close(std::vector<double> values) {
+ExpectedOutput ExpectedOutput::close(std::vector<double> values, std::vector<double> bound) {
   ExpectedOutput o;
   o.count = values.size();
   o.values = std::move(values);
+  o.bound = std::move(bound);
   return o;
 }
 

@@ -28,7 +28,9 @@ size_t dtype_size(DType t);
 // In: filled by the judge, read-only for solve. Out: filled with a sentinel,
 // checked after the call. Workspace: scratch memory the judge allocates for
 // solve (its size asked of the submission's workspace_size()), neither read
-// nor checked, filled with garbage before every call.
+// nor checked, filled with garbage before every call; in a signature with a
+// setup() (Signature::setup), filled with garbage once, before setup(), and
+// kept from there through that case's calls of solve().
 enum class Role : uint8_t { In, Out, Workspace };
 enum class Kind : uint8_t { CPU, GPU };
 const char* kind_name(Kind k);
@@ -57,6 +59,9 @@ struct BufferSpec {
   Role role = Role::In;
   size_t count = 0;
   size_t cols = 0;  // row length of a row-major matrix, for reports; 0 for vectors
+  // An input that stays for the whole case (Problem::generate_case fills it once,
+  // before setup()); the other inputs are the call's own, fresh for every input set.
+  bool per_case = false;
   size_t bytes() const { return count * dtype_size(type); }
 };
 
@@ -66,16 +71,36 @@ struct Arg {
   int64_t scalar = 0;
 };
 
+// A scalar argument whose value the generator chooses for each input set: it
+// writes the value into the one-element I32 input buffer `buffer`, and the
+// judge passes that value to solve() (LaidCase fills it in before each call).
+struct GeneratedScalar {
+  size_t arg = 0;  // its position in Signature::args
+  int buffer = -1;
+};
+
 struct Signature {
   std::vector<BufferSpec> buffers;
   std::vector<Arg> args;
   // The arguments of workspace_size() when the signature has a workspace.
   std::vector<int64_t> workspace_args;
+  // The positions in `args` of setup()'s arguments, in its order; empty: no setup().
+  std::vector<int> setup_args;
+  std::vector<GeneratedScalar> generated;
   Signature& in(std::string name, DType t, size_t count, size_t cols = 0);
+  // An input of the whole case (BufferSpec::per_case).
+  Signature& in_per_case(std::string name, DType t, size_t count, size_t cols = 0);
   Signature& out(std::string name, DType t, size_t count, size_t cols = 0);
   Signature& scalar(int64_t value);
+  // An int scalar the generator sets per input set, in the one-element buffer `name` (GeneratedScalar).
+  Signature& generated_scalar(std::string name);
   // A `void*` scratch buffer of workspace_size(size_args...) bytes (count 0 until the judge asks).
   Signature& workspace(std::string name, std::vector<int64_t> size_args);
+  // An optional, untimed setup() the judge calls once per case before the timed
+  // calls, with these of solve()'s arguments (positions in args, in setup()'s order):
+  // the per-case inputs and the workspace, which it may fill for solve() to read.
+  Signature& setup(std::vector<int> arg_positions);
+  bool has_setup() const { return !setup_args.empty(); }
   int workspace_index() const;  // -1 without one
   size_t input_bytes() const;   // the bytes of every input buffer together
   size_t total_bytes() const;   // of every buffer
@@ -106,9 +131,10 @@ class Buffers {
 // The reference's answer for one output buffer.
 struct ExpectedOutput {
   std::vector<double> values;    // a float output: compared within the tolerance
+  std::vector<double> bound;     // per element, added to the tolerance's atol (an error bound per element), or empty
   std::vector<std::byte> exact;  // an integer output: its exact bytes, in the buffer's own type
   size_t count = 0;              // the elements checked, from the first (solve may use the rest freely)
-  static ExpectedOutput close(std::vector<double> values);
+  static ExpectedOutput close(std::vector<double> values, std::vector<double> bound = {});
   template <class T>
   static ExpectedOutput exactly(std::span<const T> values) {
     ExpectedOutput o;
@@ -159,6 +185,7 @@ struct ProblemInfo {
   double test_time_limit_s = 5;    // wall clock per solve() call on a functional test
   double bench_time_limit_s = 60;  // wall clock per solve() call on a performance case
   double tests_time_limit_s = 30;  // solve() time over all the functional tests together
+  double setup_time_limit_s = 10;  // wall clock per setup() call (problems whose signature has one)
   TimingPolicy timing;
   std::string tolerance_why;  // the error bound behind tolerance()
   // Run compute-sanitizer's racecheck and synccheck on the small tests
@@ -189,7 +216,9 @@ class Problem {
   virtual std::vector<Case> tests() const = 0;
   virtual std::vector<Case> benchmarks() const = 0;
   virtual Signature signature(const Case& c) const = 0;
-  // Fills the input buffers for input set `set` (0 and 1 for the tests; each timed call its own, 2, 3, ...).
+  // Fills the per-case input buffers (BufferSpec::per_case), once per case, before setup() and every input set.
+  virtual void generate_case(const Case&, uint64_t /*seed*/, const Buffers&) const {}
+  // Fills the other input buffers for input set `set` (0 and 1 for the tests; each timed call its own, 2, 3, ...).
   virtual void generate(const Case& c, uint64_t seed, uint32_t set, const Buffers& bufs) const = 0;
   // The exact answer (double precision) for the inputs in bufs, one vector per output buffer.
   virtual Expected reference(const Case& c, const Buffers& bufs) const = 0;
@@ -216,12 +245,18 @@ class Problem {
   virtual int64_t invoke(void* solve, std::span<const ArgValue> args) const = 0;
   // Calls its workspace_size (for problems whose signature has a workspace).
   virtual int64_t invoke_workspace_size(void*, std::span<const ArgValue>) const { return 0; }
+  // Calls its setup (for problems whose signature has one).
+  virtual void invoke_setup(void*, std::span<const ArgValue>) const {}
+  // Whether setup() is part of the problem: then workspace_size() and setup() are
+  // optional symbols (a submission without them gets no workspace and no setup call).
+  virtual bool has_setup() const { return false; }
 };
 
 // The base every problem derives from: Fn is the function type in its header,
 // `decltype(solve)`, so the call is type-checked against the header itself.
-// WorkspaceFn, where the problem has one, is `decltype(workspace_size)`.
-template <class Fn, class WorkspaceFn = void>
+// WorkspaceFn, where the problem has one, is `decltype(workspace_size)`;
+// SetupFn, where it has one, `decltype(setup)`.
+template <class Fn, class WorkspaceFn = void, class SetupFn = void>
 class ProblemOf : public Problem {
  public:
   int64_t invoke(void* solve, std::span<const ArgValue> args) const override {
@@ -231,6 +266,10 @@ class ProblemOf : public Problem {
     if constexpr (std::is_void_v<WorkspaceFn>) return 0;
     else return invoke_symbol<WorkspaceFn>(f, args);
   }
+  void invoke_setup(void* f, std::span<const ArgValue> args) const override {
+    if constexpr (!std::is_void_v<SetupFn>) invoke_symbol<SetupFn>(f, args);
+  }
+  bool has_setup() const override { return !std::is_void_v<SetupFn>; }
 };
 
 // The generator stream for one input buffer of one case and input set: distinct

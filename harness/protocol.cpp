@@ -28,6 +28,8 @@ void from_json(const json& j, CallArg& a) {
 void to_json(json& j, const Request& r) {
   j = {{"op", r.op}, {"seq", r.seq}};
   if (!r.args.empty()) j["args"] = r.args;
+  if (!r.pick.empty()) j["pick"] = r.pick;
+  if (r.keep_workspace) j["keep_workspace"] = true;
   if (r.bytes) j["bytes"] = r.bytes;
   if (r.device_memory_limit) j["device_memory_limit"] = r.device_memory_limit;
   if (!r.library.empty()) j["library"] = r.library;
@@ -39,6 +41,8 @@ void from_json(const json& j, Request& r) {
   r.op = j.at("op").get<Op>();
   r.seq = j.at("seq").get<uint64_t>();
   if (j.contains("args")) r.args = j.at("args").get<std::vector<CallArg>>();
+  if (j.contains("pick")) r.pick = j.at("pick").get<std::vector<int>>();
+  r.keep_workspace = j.value("keep_workspace", false);
   r.bytes = j.value("bytes", size_t{0});
   r.device_memory_limit = j.value("device_memory_limit", size_t{0});
   r.library = j.value("library", std::string());

@@ -31,6 +31,7 @@ enum class Op {
   Download,       // runner-held device buffers: copy the device buffers back (untimed)
   WorkspaceSize,  // call the submission's workspace_size(args)
   Call,           // call solve(args): the one request the judge times
+  CallSetup,      // call setup() with the `pick` of args (untimed, once per case; none defined: nothing to do)
   AfterCall,      // untimed housekeeping: flush the submission's stdout, look for threads still working
   Sensors,        // the GPU's clock and temperature (NVML)
   Exit,
@@ -45,6 +46,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(Op, {{Op::Ping, "ping"},
                                   {Op::Download, "download"},
                                   {Op::WorkspaceSize, "workspace_size"},
                                   {Op::Call, "call"},
+                                  {Op::CallSetup, "call_setup"},
                                   {Op::AfterCall, "after_call"},
                                   {Op::Sensors, "sensors"},
                                   {Op::Exit, "exit"}})
@@ -62,9 +64,11 @@ struct CallArg {
 struct Request {
   Op op = Op::Ping;
   uint64_t seq = 0;
-  std::vector<CallArg> args;       // Call, WorkspaceSize, Upload, Download
+  std::vector<CallArg> args;       // Call, CallSetup, WorkspaceSize, Upload, Download
+  std::vector<int> pick;           // CallSetup: the positions in args of setup()'s arguments, in its order
+  bool keep_workspace = false;     // Upload: the workspace holds what setup() wrote: neither copied nor filled
   size_t bytes = 0;                // MapArena, MapDevice, Upload, Download: the arena's size
-  size_t device_memory_limit = 0;  // Call (GPU): what solve() may hold allocated (0: none)
+  size_t device_memory_limit = 0;  // Call, CallSetup (GPU): what the submission may hold allocated (0: none)
   std::string library;             // Load
   std::string mode;                // Setup
 };
@@ -77,7 +81,7 @@ struct Reply {
   bool fatal = false;         // the runner ends itself after this reply (a lost CUDA context)
   int64_t ret = 0;            // solve()'s or workspace_size()'s return value
   double seconds = 0;         // Call: the runner's own measure, only cross-checked against the judge's clock
-  std::optional<size_t> device_peak_bytes;  // Call (GPU): the most device memory solve() held
+  std::optional<size_t> device_peak_bytes;  // Call, CallSetup (GPU): the most device memory the submission held
   nlohmann::json sensors;     // Sensors
 };
 

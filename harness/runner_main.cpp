@@ -6,6 +6,9 @@
 // process of the runner between requests and times each call on its own clock;
 // what this process reports is never the evidence.
 //
+// A problem with a setup() (harness/problem.h) gets CallSetup once per case,
+// untimed, before its calls.
+//
 //   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 //   hpcjudge-runner --check                   exits 0: the runner starts (as the user asked)
@@ -93,10 +96,11 @@ class Runner {
       case Op::Load: return load(q);
       case Op::MapArena: return memory().map_arena(q.bytes), ok();
       case Op::MapDevice: return memory().map_device(fd, q.bytes), ok();
-      case Op::Upload: return memory().upload(q.args, q.bytes), ok();
+      case Op::Upload: return memory().upload(q.args, q.bytes, q.keep_workspace), ok();
       case Op::Download: return memory().download(q.args, q.bytes), ok();
       case Op::WorkspaceSize: return workspace_size(q);
       case Op::Call: return call(q);
+      case Op::CallSetup: return call_setup(q);
       case Op::AfterCall: return after_call();
       case Op::Sensors: {
         Reply r = ok();
@@ -161,6 +165,7 @@ class Runner {
     if (!lib) return error(std::string("cannot load the submission: ") + dlerror());
     solve_ = dlsym(lib, "solve");
     workspace_size_ = dlsym(lib, "workspace_size");
+    if (problem_.has_setup()) setup_ = dlsym(lib, "setup");
     if (!solve_) return error("the submission defines no extern \"C\" solve()");
     return ok();
   }
@@ -178,6 +183,8 @@ class Runner {
   }
 
   Reply workspace_size(const Request& q) {
+    // Where setup() is part of the problem, both are optional: without them, no workspace.
+    if (!workspace_size_ && problem_.has_setup()) return ok();
     if (!workspace_size_) return error("the submission defines no extern \"C\" workspace_size()");
     std::vector<ArgValue> args;
     for (const protocol::CallArg& a : q.args) args.push_back(ArgValue{.integer = a.value});
@@ -194,11 +201,32 @@ class Runner {
   // as it is done (the judge's clock runs until it has the reply).
   Reply call(const Request& q) {
     const std::vector<ArgValue> args = arguments(q);
+    return run("solve()", q.device_memory_limit, [&] { return problem_.invoke(solve_, args); });
+  }
+
+  // setup() with its pick of the call's arguments, under the same rules as a
+  // call (device memory counted, errors collected). Not defined: nothing to do.
+  Reply call_setup(const Request& q) {
+    if (!setup_) return ok();
+    const std::vector<ArgValue> all = arguments(q);
+    std::vector<ArgValue> args;
+    for (int i : q.pick) {
+      if (i < 0 || static_cast<size_t>(i) >= all.size()) return error("setup() argument out of range");
+      args.push_back(all[static_cast<size_t>(i)]);
+    }
+    return run("setup()", q.device_memory_limit, [&] {
+      problem_.invoke_setup(setup_, args);
+      return int64_t{0};
+    });
+  }
+
+  template <class Body>
+  Reply run(const std::string& what, size_t device_memory_limit, Body body) {
     Reply r;
     try {
-      memory().begin_call(q.device_memory_limit);
+      memory().begin_call(device_memory_limit);
       const auto t0 = Clock::now();
-      const int64_t ret = problem_.invoke(solve_, args);
+      const int64_t ret = body();
       const CallEnd end = memory().end_call();
       const auto t1 = Clock::now();
       r.device_peak_bytes = end.device_peak_bytes;
@@ -207,19 +235,19 @@ class Runner {
         r.error = end.memory_message;
         r.memory_limit = true;
       } else if (!end.error.empty()) {
-        r.error = end.error + " during solve()";
+        r.error = end.error + " during " + what;
       } else {
         r.ok = true;
         r.ret = ret;
         r.seconds = std::chrono::duration<double>(t1 - t0).count();
       }
     } catch (const std::bad_alloc&) {
-      r.error = "solve() ran out of memory: it asked for more host memory than the limit allows";
+      r.error = what + " ran out of memory: it asked for more host memory than the limit allows";
       r.memory_limit = true;
     } catch (const std::exception& e) {
-      r.error = std::string("solve() threw an exception: ") + e.what();
+      r.error = what + " threw an exception: " + e.what();
     } catch (...) {
-      r.error = "solve() threw an exception";
+      r.error = what + " threw an exception";
     }
     return r;
   }
@@ -240,6 +268,7 @@ class Runner {
   std::unique_ptr<RunnerMemory> memory_;
   void* solve_ = nullptr;
   void* workspace_size_ = nullptr;  // where the submission defines one
+  void* setup_ = nullptr;           // likewise (problems with a setup() only)
   bool exact_ = false;              // under compute-sanitizer
 };
 

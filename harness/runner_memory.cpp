@@ -9,7 +9,7 @@
 namespace hpcjudge {
 
 void RunnerMemory::map_device(int, size_t) { throw std::runtime_error("this problem's buffers are not on the device"); }
-void RunnerMemory::upload(const std::vector<protocol::CallArg>&, size_t) {}
+void RunnerMemory::upload(const std::vector<protocol::CallArg>&, size_t, bool) {}
 void RunnerMemory::download(const std::vector<protocol::CallArg>&, size_t) {}
 
 ArenaMapping::~ArenaMapping() {

@@ -54,7 +54,8 @@ class RunnerMemory {
   virtual void map_arena(size_t bytes) = 0;
   // The judge's device buffers, from the descriptor sent with the request.
   virtual void map_device(int fd, size_t bytes);
-  virtual void upload(const std::vector<protocol::CallArg>& args, size_t bytes);
+  // keep_workspace: the workspace holds what setup() wrote, so it is not filled with garbage.
+  virtual void upload(const std::vector<protocol::CallArg>& args, size_t bytes, bool keep_workspace);
   virtual void download(const std::vector<protocol::CallArg>& args, size_t bytes);
   // Where buffer argument `a` (the `index`-th buffer of the call) is, for solve().
   virtual void* pointer(const protocol::CallArg& a, size_t index) = 0;

@@ -30,7 +30,7 @@ Verification verify_outputs(const Problem& p, const Case& c, const Buffers& bufs
     if (want.count > v.spec->count) throw std::logic_error("the reference checks more elements than " + v.spec->name + " has");
     CheckResult cr;
     if (v.spec->type == DType::F32) {
-      cr = check_close(v.as<const float>().first(want.count), want.values, p.tolerance(c));
+      cr = check_close(v.as<const float>().first(want.count), want.values, p.tolerance(c), 5, want.bound);
     } else {
       switch (v.spec->type) {
         case DType::U8: cr = check_exact_output<uint8_t>(v, want); break;

@@ -53,6 +53,7 @@ TEST_CASE("an all-zero output fails every test of every problem") {
     for (const Case& c : p->tests()) {
       INFO(p->info().slug << " " << c.name);
       HostCase h(*p, c);
+      p->generate_case(c, 42, h.buffers());
       p->generate(c, 42, 0, h.buffers());
       const Expected e = p->reference(c, h.buffers());
       if (e.ret == 0) continue;  // an empty run-length code: nothing to get wrong
@@ -84,6 +85,7 @@ TEST_CASE("softmax tolerance: careful float passes and the classic bugs fail") {
   for (const Case& c : p.tests()) {
     INFO(c.name);
     HostCase h(p, c);
+    p.generate_case(c, 42, h.buffers());
     p.generate(c, 42, 0, h.buffers());
     const Expected e = p.reference(c, h.buffers());
     const auto x = h.buffers().f32("input");
@@ -124,6 +126,7 @@ TEST_CASE("matmul tolerance admits FP32 in any order and rejects TF32 inputs") {
     const int m = 24, k = 24;
     const Case c{"t", {{"M", m}, {"N", n}, {"K", k}}};
     HostCase h(p, c);
+    p.generate_case(c, 42, h.buffers());
     p.generate(c, 42, 0, h.buffers());
     const Expected e = p.reference(c, h.buffers());
     const auto A = h.buffers().f32("A"), B = h.buffers().f32("B");
@@ -197,6 +200,7 @@ TEST_CASE("every case names a generator its problem knows, and each name gives i
   };
   auto inputs = [](const Problem& p, const Case& c) {
     HostCase h(p, c);
+    p.generate_case(c, 42, h.buffers());
     p.generate(c, 42, 0, h.buffers());
     std::vector<std::byte> bytes;
     for (size_t i = 0; i < h.sig.buffers.size(); ++i)

@@ -30,9 +30,9 @@ std::vector<std::string> compile_command(const Problem& p, const fs::path& heade
             // Each kernel's registers, spills and shared memory, for the report (kernel_resources.h).
             "-Xptxas", "-v"};
     if (vendor) {
-      // cuBLAS from the toolkit the judge was built with, found at run time without LD_LIBRARY_PATH.
+      // cuBLAS and cuSPARSE from the toolkit the judge was built with, found at run time without LD_LIBRARY_PATH.
       const fs::path lib = cuda_toolkit().top / "lib64";
-      argv.insert(argv.end(), {"-lcublas", "-Xlinker", "-rpath," + lib.string()});
+      argv.insert(argv.end(), {"-lcublas", "-lcusparse", "-Xlinker", "-rpath," + lib.string()});
     }
   } else {
     argv = {"g++",     "-std=c++20", "-O3",        "-march=native",     "-fopenmp", "-fPIC",

@@ -50,7 +50,7 @@ size_t host_memory_limit(const Problem& p) {
 // One functional test: inputs of input set `set`, the call, every check.
 TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
                     const Paths& paths, Session& s) {
-  LaidCase l = lay_out(p, c, s);
+  LaidCase l = lay_out(p, c, s, opt.seed);
   if (l.failure) return {name, c.size_string(), l.failure->verdict, 0, l.failure->message, 0, 0, std::nullopt};
   p.generate(c, opt.seed, set, l.buffers());
   const Expected expected = reference_answer(p, c, l.buffers(), paths);
@@ -133,7 +133,7 @@ std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs:
   if (auto bad = failed_call(s.start(kSlow))) failure = bad->message;
   for (const Case& c : tests) {
     if (!failure.empty()) break;
-    LaidCase l = lay_out(p, c, s);
+    LaidCase l = lay_out(p, c, s, opt.seed);
     if (l.failure) break;  // the functional tests report it
     p.generate(c, opt.seed, 0, l.buffers());
     prepare(l, s.image());
@@ -236,13 +236,13 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     if (c.min_cores > m.cores) continue;
     if (!opt.only_case.empty() && c.name != opt.only_case) continue;
     listener.bench_start(c);
-    LaidCase l = lay_out(p, c, s);
+    LaidCase l = lay_out(p, c, s, opt.seed);
     if (l.failure) {
       set_verdict(r, l.failure->verdict, "performance case " + c.name, l.failure->message);
       return;
     }
     const size_t nr = rivals ? rivals->size() : 0;
-    if (rivals) rivals->lay_out(p, c);
+    if (rivals) rivals->lay_out(p, c, opt.seed);
     // Fresh inputs for every call, warm-up included (input sets 2, 3, ...; the
     // tests use 0 and 1), in the same buffers: no input set repeats, so no
     // answer cached on pointers, sizes, samples or hashes of the inputs is

@@ -49,28 +49,10 @@ std::optional<Checked> size_workspace(const Problem& p, Signature& sig, Session&
   return std::nullopt;
 }
 
-}  // namespace
-
-LaidCase lay_out(const Problem& p, const Case& c, Session& s) {
-  LaidCase l{p.signature(c), {}, {}, 0, std::nullopt};
-  l.failure = size_workspace(p, l.sig, s);
-  if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
-  l.layout = ArenaLayout::plan(l.sig.buffers);
-  s.reserve(l.layout.total);
-  for (size_t i = 0; i < l.sig.buffers.size(); ++i) l.views.push_back({&l.sig.buffers[i], s.image() + l.layout.offset[i]});
-  return l;
-}
-
-void prepare(const LaidCase& l, std::byte* image) {
-  for (const auto& v : l.views)
-    if (v.spec->role == Role::Out) fill_sentinel(v);
-  fill_guards(image, l.layout);
-}
-
-Checked judge_call(const Problem& p, const Case& c, const LaidCase& l, const Against& against, const CallOutcome& o,
-                   const std::byte* image, const std::byte* result) {
-  if (auto bad = failed_call(o)) return *bad;
-  if (auto g = check_guards(result, l.layout)) return {Verdict::RE, g->describe(l.sig.buffers)};
+// The guard zones and the inputs after a call of `who` (solve() or setup()): RE where one changed.
+std::optional<Checked> check_memory(const LaidCase& l, const std::byte* image, const std::byte* result,
+                                    const char* who) {
+  if (auto g = check_guards(result, l.layout)) return Checked{Verdict::RE, g->describe(l.sig.buffers)};
   for (size_t i = 0; i < l.sig.buffers.size(); ++i) {
     const BufferSpec& b = l.sig.buffers[i];
     if (b.role != Role::In) continue;
@@ -79,10 +61,54 @@ Checked judge_call(const Problem& p, const Case& c, const LaidCase& l, const Aga
     if (std::memcmp(was, now, b.bytes()) != 0) {
       size_t at = 0;
       while (was[at] == now[at]) ++at;
-      return {Verdict::RE,
-              "input modified: " + b.name + "[" + std::to_string(at / dtype_size(b.type)) + "] was changed by solve()"};
+      return Checked{Verdict::RE, "input modified: " + b.name + "[" + std::to_string(at / dtype_size(b.type)) +
+                                      "] was changed by " + who};
     }
   }
+  return std::nullopt;
+}
+
+// setup() once for the case, untimed: the per-case inputs in place, the per-call
+// ones still their sentinels (no input set is in device memory yet).
+std::optional<Checked> call_setup(const Problem& p, LaidCase& l, Session& s) {
+  for (const BufferView& v : l.views)
+    if (v.spec->role == Role::In && !v.spec->per_case) fill_sentinel(v);
+  prepare(l, s.image());
+  const double limit = p.info().setup_time_limit_s;
+  const CallOutcome o =
+      s.call(l.sig, l.layout, {.setup = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});
+  if (auto bad = failed_call(o)) return Checked{bad->verdict, bad->message};
+  std::optional<Checked> bad = check_memory(l, s.image(), s.result(), "setup()");
+  if (bad && bad->message.find("setup()") == std::string::npos) bad->message = "after setup(): " + bad->message;
+  return bad;
+}
+
+}  // namespace
+
+LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed) {
+  LaidCase l{p.signature(c), {}, {}, 0, std::nullopt};
+  l.failure = size_workspace(p, l.sig, s);
+  if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
+  l.layout = ArenaLayout::plan(l.sig.buffers);
+  s.reserve(l.layout.total);
+  for (size_t i = 0; i < l.sig.buffers.size(); ++i) l.views.push_back({&l.sig.buffers[i], s.image() + l.layout.offset[i]});
+  if (l.failure) return l;
+  p.generate_case(c, seed, l.buffers());
+  if (l.sig.has_setup()) l.failure = call_setup(p, l, s);
+  return l;
+}
+
+void prepare(LaidCase& l, std::byte* image) {
+  for (const auto& v : l.views)
+    if (v.spec->role == Role::Out) fill_sentinel(v);
+  fill_guards(image, l.layout);
+  for (const GeneratedScalar& g : l.sig.generated) l.sig.args[g.arg].scalar = l.views[g.buffer].as<const int32_t>()[0];
+}
+
+Checked judge_call(const Problem& p, const Case& c, const LaidCase& l, const Against& against, const CallOutcome& o,
+                   const std::byte* image, const std::byte* result) {
+  if (auto bad = failed_call(o)) return *bad;
+  if (auto bad = check_memory(l, image, result, "solve()")) return *bad;
   const Buffers out = l.buffers_at(result);
   if (!against.expected) {
     const std::string wrong = p.spot_check(c, out, against.draw);

@@ -41,11 +41,16 @@ struct LaidCase {
 };
 
 // Sizes the workspace (asking the submission's workspace_size(), untimed), plans
-// the arena and makes room for it in the session.
-LaidCase lay_out(const Problem& p, const Case& c, Session& s);
+// the arena and makes room for it in the session, and generates the case's
+// per-case inputs from `seed`. Where the signature has a setup(), calls it
+// (untimed, under the problem's setup limit) with the per-call inputs still
+// sentinels, and checks the guard zones and inputs after it: a crash or a
+// write past a buffer is RE, its time limit TLE, the failure is in `failure`.
+LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed);
 
-// Outputs to their sentinel and every byte between buffers to the guard byte, in the image.
-void prepare(const LaidCase& l, std::byte* image);
+// Outputs to their sentinel and every byte between buffers to the guard byte, in
+// the image; the generated scalars (Signature::generated) take their values from it.
+void prepare(LaidCase& l, std::byte* image);
 
 // What a call's outputs are checked against: the reference's answer, or (for a
 // spot-checked case) a randomised check seeded by `draw`.

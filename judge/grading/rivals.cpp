@@ -84,10 +84,10 @@ void Rivals::withdraw(Member& m, const std::string& why) {
   if (m.session) m.session->finish();
 }
 
-void Rivals::lay_out(const Problem& p, const Case& c) {
+void Rivals::lay_out(const Problem& p, const Case& c, uint64_t seed) {
   for (auto& m : members_) {
     if (!m->failure.empty()) continue;
-    m->laid = hpcjudge::lay_out(p, c, *m->session);
+    m->laid = hpcjudge::lay_out(p, c, *m->session, seed);
     if (m->laid->failure) withdraw(*m, "case " + c.name + ": " + m->laid->failure->message);
   }
 }
@@ -96,10 +96,11 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
                                    const std::byte* sub_image, const Against* check, double limit) {
   Member& m = *members_[k];
   if (!m.failure.empty() || !m.laid) return std::nullopt;
-  const LaidCase& l = *m.laid;
-  // The submission's inputs, copied buffer by buffer (a workspace may move the others).
+  LaidCase& l = *m.laid;
+  // The submission's inputs of this call, copied buffer by buffer (a workspace may move
+  // the others); the per-case ones the rival's lay_out() generated from the same seed.
   for (size_t i = 0; i < l.sig.buffers.size() && i < sub.sig.buffers.size(); ++i)
-    if (l.sig.buffers[i].role == Role::In)
+    if (l.sig.buffers[i].role == Role::In && !l.sig.buffers[i].per_case)
       std::memcpy(m.session->image() + l.layout.offset[i], sub_image + sub.layout.offset[i], l.sig.buffers[i].bytes());
   prepare(l, m.session->image());
   const CallOutcome o =

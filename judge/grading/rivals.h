@@ -47,8 +47,9 @@ class Rivals {
   // What the report says of the rivals: who was timed beside, who was not and why.
   const std::vector<std::string>& notes() const { return notes_; }
 
-  // Lays the case out in every active rival's session (its own workspace_size()).
-  void lay_out(const Problem& p, const Case& c);
+  // Lays the case out in every active rival's session (its own workspace_size(),
+  // the per-case inputs from `seed`, its own setup() where the problem has one).
+  void lay_out(const Problem& p, const Case& c, uint64_t seed);
   // One timed call of rival k on the inputs now in the submission's image
   // (laid out as `sub`); the output checked when `check` holds a reference.
   // Returns the call's seconds, or nothing when the rival failed (withdrawn).

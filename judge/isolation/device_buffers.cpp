@@ -68,13 +68,13 @@ class CudaJudgeDevice : public JudgeDevice {
     if (cudaHostRegister(host, bytes, cudaHostRegisterDefault) == cudaSuccess) pinned_.push_back({host, bytes});
     else cudaGetLastError();
   }
-  void upload(const std::byte* host, size_t bytes, const Spans& scratch) override {
+  void upload(const std::byte* host, size_t bytes, const Spans& scratch, bool fill_scratch) override {
     around(bytes, scratch, [&](size_t from, size_t to) {
       check(cudaMemcpyAsync(buffers_.data() + from, host + from, to - from, cudaMemcpyHostToDevice, stream_),
             "copying the inputs to the device");
     });
     for (const auto& [off, n] : scratch)
-      check(cudaMemsetAsync(buffers_.data() + off, garbage_byte(), n, stream_), "filling the workspace");
+      if (fill_scratch) check(cudaMemsetAsync(buffers_.data() + off, garbage_byte(), n, stream_), "filling the workspace");
     check(cudaStreamSynchronize(stream_), "uploading the inputs");
   }
   void flush_caches() override {

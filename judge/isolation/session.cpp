@@ -483,10 +483,11 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   }
   // The inputs, the sentinels and the guards: into the runner's memory now, never earlier.
   const size_t copied = scratch.empty() ? layout.total : scratch.front().first;
+  const bool keep_workspace = sig.has_setup() && !opt.setup;  // it holds what setup() wrote
   if (device_) {
     device_->pin(image_.base(), copied);
     device_->pin(readback_.base(), copied);
-    device_->upload(image_.base(), layout.total, scratch);
+    device_->upload(image_.base(), layout.total, scratch, !keep_workspace);
     if (opt.flush) flush_caches();
   } else {
     std::memcpy(arena_.base(), image_.base(), copied);
@@ -495,16 +496,18 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
       up.op = Op::Upload;
       up.args = args;
       up.bytes = layout.total;
+      up.keep_workspace = keep_workspace;
       if (!simple(up, opt.timeout_s, "copying the inputs to the device", o)) return o;
     } else if (opt.flush) {
       flush_caches();
     }
   }
   Request q;
-  q.op = Op::Call;
+  q.op = opt.setup ? Op::CallSetup : Op::Call;
+  if (opt.setup) q.pick = sig.setup_args;
   q.args = args;
   q.device_memory_limit = opt.device_memory_limit;
-  const Exchange x = exchange(q, opt.timeout_s, "solve()", o);
+  const Exchange x = exchange(q, opt.timeout_s, opt.setup ? "setup()" : "solve()", o);
   if (!x.reply) return o;
   o.seconds = std::max(0.0, seconds_between(x.sent, x.end) - round_trip(opt.flush).subtracted_s);
   o.reported_seconds = x.reply->seconds;

@@ -50,6 +50,7 @@ struct SessionOptions {
 
 struct CallOptions {
   bool flush = false;              // flush the caches first (a timed call)
+  bool setup = false;              // call setup() instead of solve(), untimed (Signature::setup)
   double timeout_s = 5;            // the call's wall-clock limit
   size_t device_memory_limit = 0;  // GPU: what solve() may hold allocated itself (0: none)
 };
@@ -78,6 +79,8 @@ class Session {
   // The judge's own image of the next call's buffers (inputs, sentinels, guards).
   std::byte* image() const { return image_.base(); }
   // Calls solve(): the image goes into the runner's memory, the call is timed, the buffers read back.
+  // In a signature with a setup(), the workspace is filled with garbage only for
+  // the setup() call (opt.setup) and kept for the calls of solve() after it.
   CallOutcome call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
   // The last call's buffers as the judge read them back: what to check.
   const std::byte* result() const;

@@ -1,0 +1,320 @@
+#include "sparse.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "philox.h"
+
+namespace hpcjudge::gen {
+
+namespace {
+
+// SplitMix64's finaliser (Steele et al.): a 64-bit mix, many times cheaper than Philox.
+uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// 64 random bits for element `index` of a stream: one Philox call keys the stream, then a
+// counter hash per element (patterns take hundreds of millions of draws).
+uint64_t bits64(uint64_t seed, uint32_t stream, uint64_t index) {
+  thread_local uint64_t key_seed = 0, key = 0;
+  thread_local uint32_t key_stream = 0;
+  thread_local bool keyed = false;
+  if (!keyed || key_seed != seed || key_stream != stream) {
+    const Philox4x32 r = philox_bits(seed, stream, 0);
+    key = (static_cast<uint64_t>(r.v[1]) << 32) | r.v[0];
+    key_seed = seed, key_stream = stream, keyed = true;
+  }
+  return mix64(key + 0x9E3779B97F4A7C15ull * (index + 1));
+}
+
+// row_ptr from per-row counts (row_ptr[i + 1] = count of row i on entry).
+void prefix(std::span<int32_t> row_ptr) {
+  row_ptr[0] = 0;
+  int64_t at = 0;
+  for (size_t i = 1; i < row_ptr.size(); ++i) {
+    at += row_ptr[i];
+    if (at > INT32_MAX) throw std::length_error("a CSR pattern with more than 2^31 - 1 entries");
+    row_ptr[i] = static_cast<int32_t>(at);
+  }
+}
+
+// Payloads grouped by row and sorted within each row: start has rows + 1 entries.
+// The scatter's order depends on the threads; the sort within rows makes the result not.
+template <class RowOf, class PayloadOf>
+void bucket(int64_t rows, int64_t count, RowOf row_of, PayloadOf payload_of, std::vector<int64_t>& start,
+            std::vector<uint64_t>& out) {
+  start.assign(static_cast<size_t>(rows) + 1, 0);
+#pragma omp parallel for schedule(static) if (count > (1 << 16))
+  for (int64_t k = 0; k < count; ++k) std::atomic_ref<int64_t>(start[static_cast<size_t>(row_of(k)) + 1]).fetch_add(1);
+  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  std::vector<int64_t> cursor(start.begin(), start.end() - 1);
+  out.resize(static_cast<size_t>(count));
+#pragma omp parallel for schedule(static) if (count > (1 << 16))
+  for (int64_t k = 0; k < count; ++k) {
+    const int64_t at = std::atomic_ref<int64_t>(cursor[static_cast<size_t>(row_of(k))]).fetch_add(1);
+    out[static_cast<size_t>(at)] = payload_of(k);
+  }
+#pragma omp parallel for schedule(dynamic, 1024) if (rows > 1024)
+  for (int64_t r = 0; r < rows; ++r) std::sort(out.begin() + start[r], out.begin() + start[r + 1]);
+}
+
+// A random bijection of [0, 2^scale), computed rather than looked up (a table of 2^21
+// ids costs a cache miss per edge): rounds of an odd multiply and an xor-shift, each
+// invertible modulo 2^scale, with constants from the seed.
+class Scramble {
+ public:
+  Scramble(int scale, uint64_t seed, uint32_t stream) : mask_((uint64_t{1} << scale) - 1), shift_(std::max(1, scale / 2)) {
+    for (int r = 0; r < kRounds; ++r) {
+      mul_[r] = (bits64(seed, stream, 2 * static_cast<uint64_t>(r)) | 1) & mask_;
+      add_[r] = bits64(seed, stream, 2 * static_cast<uint64_t>(r) + 1) & mask_;
+    }
+  }
+  int32_t operator()(int64_t v) const {
+    uint64_t x = static_cast<uint64_t>(v);
+    for (int r = 0; r < kRounds; ++r) {
+      x = (x * mul_[r] + add_[r]) & mask_;
+      x ^= x >> shift_;
+    }
+    return static_cast<int32_t>(x);
+  }
+
+ private:
+  static constexpr int kRounds = 3;
+  uint64_t mask_;
+  int shift_;
+  uint64_t mul_[kRounds], add_[kRounds];
+};
+
+// One R-MAT edge: at each of `scale` levels a quadrant, 16 random bits a level.
+std::pair<int64_t, int64_t> rmat_edge(int scale, uint64_t seed, uint32_t stream, uint64_t k) {
+  constexpr uint32_t ta = static_cast<uint32_t>(kRmatA * 65536), tb = static_cast<uint32_t>((kRmatA + kRmatB) * 65536),
+                     tc = static_cast<uint32_t>((kRmatA + kRmatB + kRmatC) * 65536);
+  int64_t u = 0, v = 0;
+  uint64_t word = 0;
+  for (int level = 0; level < scale; ++level) {
+    if (level % 4 == 0) word = bits64(seed, stream, k * 8 + static_cast<uint64_t>(level / 4));
+    const auto q = static_cast<uint32_t>((word >> (16 * (level % 4))) & 0xFFFFu);
+    const int64_t bit = int64_t{1} << level;
+    if (q < ta) {
+    } else if (q < tb) {
+      v |= bit;
+    } else if (q < tc) {
+      u |= bit;
+    } else {
+      u |= bit;
+      v |= bit;
+    }
+  }
+  return {u, v};
+}
+
+}  // namespace
+
+void csr_random_columns(std::span<const int32_t> row_ptr, std::span<int32_t> col_idx, int64_t cols, uint64_t seed,
+                        uint32_t stream) {
+  const int64_t rows = static_cast<int64_t>(row_ptr.size()) - 1;
+#pragma omp parallel for schedule(dynamic, 256) if (col_idx.size() > (1 << 16))
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t len = row_ptr[r + 1] - row_ptr[r];
+    int32_t* out = col_idx.data() + row_ptr[r];
+    if (len == 0) continue;
+    const uint64_t base = static_cast<uint64_t>(r) << 32;
+    if (2 * len > cols) {  // selection sampling (Knuth's algorithm S): len of cols, ascending
+      int64_t need = len;
+      for (int64_t c = 0, k = 0; c < cols && need > 0; ++c) {
+        const uint64_t left = static_cast<uint64_t>(cols - c);
+        if (bits64(seed, stream, base | static_cast<uint64_t>(c)) % left < static_cast<uint64_t>(need))
+          out[k++] = static_cast<int32_t>(c), --need;
+      }
+      continue;
+    }
+    // Rejection: draw, sort, drop repeats, draw the missing ones, until len distinct.
+    static thread_local std::vector<int32_t> got;
+    got.clear();
+    uint64_t draw = 0;
+    while (static_cast<int64_t>(got.size()) < len) {
+      const int64_t missing = len - static_cast<int64_t>(got.size());
+      for (int64_t k = 0; k < missing; ++k)
+        got.push_back(static_cast<int32_t>(bits64(seed, stream, base | draw++) % static_cast<uint64_t>(cols)));
+      std::sort(got.begin(), got.end());
+      got.erase(std::unique(got.begin(), got.end()), got.end());
+    }
+    std::copy(got.begin(), got.end(), out);
+  }
+}
+
+void csr_uniform(std::span<int32_t> row_ptr, std::span<int32_t> col_idx, int64_t cols, uint64_t seed,
+                 uint32_t stream, int64_t dense_row) {
+  const int64_t rows = static_cast<int64_t>(row_ptr.size()) - 1;
+  int64_t spread = static_cast<int64_t>(col_idx.size());
+  std::fill(row_ptr.begin(), row_ptr.end(), 0);
+  if (dense_row >= 0) {
+    row_ptr[dense_row + 1] = static_cast<int32_t>(cols);
+    spread -= cols;
+  }
+  const int64_t others = dense_row >= 0 ? rows - 1 : rows;
+  if (spread > others * cols) throw std::invalid_argument("more entries than the rows can hold");
+  auto row_of = [&](uint64_t k) {
+    int64_t r = static_cast<int64_t>(bits64(seed, stream ^ 0x0F0F0000u, k) % static_cast<uint64_t>(others));
+    return dense_row >= 0 && r >= dense_row ? r + 1 : r;
+  };
+  std::vector<int64_t> count(static_cast<size_t>(rows), 0);
+#pragma omp parallel for schedule(static) if (spread > (1 << 16))
+  for (int64_t k = 0; k < spread; ++k) std::atomic_ref<int64_t>(count[row_of(static_cast<uint64_t>(k))]).fetch_add(1);
+  // Rows past cols (only where cols is small) give their excess to rows drawn further on the stream.
+  int64_t excess = 0;
+  for (int64_t r = 0; r < rows; ++r)
+    if (r != dense_row && count[r] > cols) excess += count[r] - cols, count[r] = cols;
+  for (uint64_t k = static_cast<uint64_t>(spread); excess > 0; ++k) {
+    const int64_t r = row_of(k);
+    if (count[r] < cols) ++count[r], --excess;
+  }
+  for (int64_t r = 0; r < rows; ++r)
+    if (r != dense_row) row_ptr[r + 1] = static_cast<int32_t>(count[r]);
+  prefix(row_ptr);
+  csr_random_columns(row_ptr, col_idx, cols, seed, stream);
+}
+
+int64_t band_nnz(int64_t n, int64_t w) {
+  int64_t z = 0;
+  for (int64_t i = 0; i < n; ++i) z += std::min(n - 1, i + w) - std::max<int64_t>(0, i - w) + 1;
+  return z;
+}
+
+void csr_band(std::span<int32_t> row_ptr, std::span<int32_t> col_idx, int64_t w) {
+  const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
+  int64_t at = 0;
+  row_ptr[0] = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = std::max<int64_t>(0, i - w); j <= std::min(n - 1, i + w); ++j) col_idx[at++] = static_cast<int32_t>(j);
+    row_ptr[i + 1] = static_cast<int32_t>(at);
+  }
+}
+
+int64_t grid_nnz(int64_t w, int64_t h, bool diagonal) {
+  if (w == 0 || h == 0) return 0;
+  return 2 * ((w - 1) * h + (h - 1) * w) + (diagonal ? w * h : 0);
+}
+
+void csr_grid(std::span<int32_t> row_ptr, std::span<int32_t> col_idx, int64_t w, int64_t h, bool diagonal) {
+  row_ptr[0] = 0;
+  int64_t at = 0;
+  for (int64_t y = 0; y < h; ++y)
+    for (int64_t x = 0; x < w; ++x) {
+      const int64_t i = y * w + x;
+      if (y > 0) col_idx[at++] = static_cast<int32_t>(i - w);  // ascending: up, left, self, right, down
+      if (x > 0) col_idx[at++] = static_cast<int32_t>(i - 1);
+      if (diagonal) col_idx[at++] = static_cast<int32_t>(i);
+      if (x + 1 < w) col_idx[at++] = static_cast<int32_t>(i + 1);
+      if (y + 1 < h) col_idx[at++] = static_cast<int32_t>(i + w);
+      row_ptr[i + 1] = static_cast<int32_t>(at);
+    }
+}
+
+void csr_rmat(std::span<int32_t> row_ptr, std::span<int32_t> col_idx, int scale, uint64_t seed, uint32_t stream) {
+  const int64_t n = int64_t{1} << scale;
+  const auto target = static_cast<int64_t>(col_idx.size());
+  // R-MAT's cells are far from equally likely: a pattern denser than 1/16 would take endless draws.
+  if (target > n * n / 16) throw std::invalid_argument("an R-MAT pattern denser than 1/16 of its square");
+  const Scramble perm(scale, seed, stream ^ 0x7E7E0000u);
+  // Draw `drawn` edges; their first `target` distinct (row, column) pairs in stream order are the
+  // pattern. Too few distinct: draw more (the stream's prefix is the same, so the result is too).
+  int64_t drawn = target + target / 8 + 64;
+  for (;;) {
+    std::vector<std::pair<int32_t, int32_t>> e(static_cast<size_t>(drawn));
+#pragma omp parallel for schedule(static) if (drawn > (1 << 14))
+    for (int64_t k = 0; k < drawn; ++k) {
+      const auto [u, v] = rmat_edge(scale, seed, stream, static_cast<uint64_t>(k));
+      e[k] = {perm(u), perm(v)};
+    }
+    // Payload: column (up to 2^31) above the stream index (below 2^32... kept under 2^32 entries).
+    std::vector<int64_t> start;
+    std::vector<uint64_t> sorted;
+    bucket(
+        n, drawn, [&](int64_t k) { return e[k].first; },
+        [&](int64_t k) { return (static_cast<uint64_t>(e[k].second) << 32) | static_cast<uint64_t>(k); }, start,
+        sorted);
+    // Each distinct pair once: its first index in the stream (the smallest, sorted first).
+    std::vector<uint8_t> first(sorted.size(), 0);
+    int64_t distinct = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : distinct) if (n > 1024)
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t k = start[r]; k < start[r + 1]; ++k)
+        if (k == start[r] || (sorted[k] >> 32) != (sorted[k - 1] >> 32)) first[k] = 1, ++distinct;
+    if (distinct < target) {
+      // Distinct pairs grow more slowly than draws: scale by the shortfall, and some more.
+      const double ratio = static_cast<double>(target) / static_cast<double>(std::max<int64_t>(distinct, 1));
+      drawn = std::max(drawn + 64, static_cast<int64_t>(static_cast<double>(drawn) * std::min(ratio * 1.1, 4.0)));
+      if (std::getenv("HPCJUDGE_DEBUG_RMAT")) std::fprintf(stderr, "rmat: %lld distinct of %lld\n", (long long)distinct, (long long)target);
+      continue;
+    }
+    // The target-th smallest first index: keep the distinct pairs that appeared up to it.
+    std::vector<uint32_t> order;
+    order.reserve(static_cast<size_t>(distinct));
+    for (size_t k = 0; k < sorted.size(); ++k)
+      if (first[k]) order.push_back(static_cast<uint32_t>(sorted[k]));
+    uint32_t last = 0;
+    if (target > 0) {
+      std::nth_element(order.begin(), order.begin() + (target - 1), order.end());
+      last = order[target - 1];
+    }
+    int64_t at = 0;
+    row_ptr[0] = 0;
+    for (int64_t r = 0; r < n; ++r) {
+      for (int64_t k = start[r]; k < start[r + 1]; ++k)
+        if (first[k] && target > 0 && static_cast<uint32_t>(sorted[k]) <= last)
+          col_idx[at++] = static_cast<int32_t>(sorted[k] >> 32);
+      row_ptr[r + 1] = static_cast<int32_t>(at);
+    }
+    if (at != target) throw std::logic_error("R-MAT pattern: wrong entry count");
+    return;
+  }
+}
+
+std::vector<std::pair<int32_t, int32_t>> rmat_edges(int scale, int64_t edges, uint64_t seed, uint32_t stream) {
+  const int64_t n = int64_t{1} << scale;
+  const Scramble perm(scale, seed, stream ^ 0x7E7E0000u);
+  std::vector<std::pair<int32_t, int32_t>> e(static_cast<size_t>(edges));
+#pragma omp parallel for schedule(static) if (edges > (1 << 14))
+  for (int64_t k = 0; k < edges; ++k) {
+    const auto [u, v] = rmat_edge(scale, seed, stream, static_cast<uint64_t>(k));
+    e[k] = {perm(u), perm(v)};
+  }
+  return e;
+}
+
+std::vector<std::pair<int32_t, int32_t>> uniform_edges(int64_t first, int64_t count, int64_t edges, uint64_t seed,
+                                                       uint32_t stream) {
+  std::vector<std::pair<int32_t, int32_t>> e(static_cast<size_t>(edges));
+#pragma omp parallel for schedule(static) if (edges > (1 << 14))
+  for (int64_t k = 0; k < edges; ++k) {
+    const uint64_t a = bits64(seed, stream, 2 * static_cast<uint64_t>(k)),
+                   b = bits64(seed, stream, 2 * static_cast<uint64_t>(k) + 1);
+    e[k] = {static_cast<int32_t>(first + static_cast<int64_t>(a % static_cast<uint64_t>(count))),
+            static_cast<int32_t>(first + static_cast<int64_t>(b % static_cast<uint64_t>(count)))};
+  }
+  return e;
+}
+
+void csr_of_edges(std::span<const std::pair<int32_t, int32_t>> edges, std::span<int32_t> row_ptr,
+                  std::span<int32_t> col_idx) {
+  const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
+  const auto m = static_cast<int64_t>(edges.size()) * 2;
+  if (static_cast<int64_t>(col_idx.size()) != m) throw std::logic_error("csr_of_edges: col_idx is not 2 * edges");
+  std::vector<int64_t> start;
+  std::vector<uint64_t> sorted;
+  bucket(
+      n, m, [&](int64_t k) { return k % 2 ? edges[k / 2].second : edges[k / 2].first; },
+      [&](int64_t k) { return static_cast<uint64_t>(k % 2 ? edges[k / 2].first : edges[k / 2].second); }, start, sorted);
+  for (int64_t i = 0; i <= n; ++i) row_ptr[i] = static_cast<int32_t>(start[i]);
+#pragma omp parallel for schedule(static) if (m > (1 << 16))
+  for (int64_t k = 0; k < m; ++k) col_idx[k] = static_cast<int32_t>(sorted[k]);
+}
+
+}  // namespace hpcjudge::gen

@@ -1,0 +1,24 @@
+// CSR-vector (a warp per row) whose loop stops one short: `k < row_ptr[row + 1] - 1`, so every row's last non-zero
+// is never added. Must get WA: on the short-row tests (row lengths 1 to 33, uniform, stencil, band) the missing
+// product |A_ij x_j| is far above the row's FP32 error bound (about n 2^-24 of sum |A_ij x_j|); a row of length 1
+// comes out 0.
+#include <cuda_runtime.h>
+
+__global__ void csr_vector_short(int rows, const int* __restrict__ row_ptr, const int* __restrict__ col_idx,
+                                 const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
+    const long long warp = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const int lane = threadIdx.x % 32;
+    if (warp >= rows) return;
+    const int row = static_cast<int>(warp);
+    float sum = 0.0f;
+    for (int k = row_ptr[row] + lane; k < row_ptr[row + 1] - 1; k += 32) sum += values[k] * x[col_idx[k]];
+    for (int o = 16; o > 0; o /= 2) sum += __shfl_down_sync(0xffffffffu, sum, o);
+    if (lane == 0) y[row] = sum;
+}
+
+extern "C" void solve(int rows, int cols, int nnz, const int* row_ptr, const int* col_idx, const float* values,
+                      const void* workspace, const float* x, float* y) {
+    if (rows <= 0) return;
+    const long long threads = static_cast<long long>(rows) * 32;
+    csr_vector_short<<<static_cast<unsigned>((threads + 255) / 256), 256>>>(rows, row_ptr, col_idx, values, x, y);
+}

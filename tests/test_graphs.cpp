@@ -1,0 +1,97 @@
+// The graph side of harness/sparse.h and reference/sparse.h (groundwork for a bfs problem): undirected edges
+// stored both ways, R-MAT's skew, and the parallel BFS reference against a plain queue.
+#include <catch2/catch_test_macros.hpp>
+#include <algorithm>
+#include <queue>
+#include <vector>
+
+#include "harness/sparse.h"
+#include "reference/sparse.h"
+
+using namespace hpcjudge;
+
+namespace {
+
+std::vector<int32_t> queue_bfs(const std::vector<int32_t>& rp, const std::vector<int32_t>& ci, int32_t s) {
+  std::vector<int32_t> level(rp.size() - 1, -1);
+  std::queue<int32_t> q;
+  level[s] = 0;
+  q.push(s);
+  while (!q.empty()) {
+    const int32_t u = q.front();
+    q.pop();
+    for (int32_t k = rp[u]; k < rp[u + 1]; ++k)
+      if (level[ci[k]] < 0) level[ci[k]] = level[u] + 1, q.push(ci[k]);
+  }
+  return level;
+}
+
+struct Graph {
+  std::vector<int32_t> rp, ci;
+  Graph(int64_t n, const std::vector<std::pair<int32_t, int32_t>>& e) : rp(n + 1), ci(2 * e.size()) {
+    gen::csr_of_edges(e, rp, ci);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("graphs: each undirected edge stored both ways, neighbours ascending", "[graphs]") {
+  const std::vector<std::pair<int32_t, int32_t>> e{{0, 1}, {1, 2}, {2, 2}, {0, 1}, {3, 0}};
+  const Graph g(5, e);
+  CHECK(g.rp == std::vector<int32_t>{0, 3, 6, 9, 10, 10});
+  CHECK(g.ci == std::vector<int32_t>{1, 1, 3, 0, 0, 2, 1, 2, 2, 0});  // duplicates and the self-loop kept
+}
+
+TEST_CASE("graphs: R-MAT edges are skewed and stay in range", "[graphs]") {
+  const int scale = 14;
+  const int64_t n = int64_t{1} << scale;
+  const auto e = gen::rmat_edges(scale, 16 * n, 42, 1);
+  const Graph g(n, e);
+  int64_t isolated = 0, longest = 0;
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t d = g.rp[v + 1] - g.rp[v];
+    isolated += d == 0;
+    longest = std::max(longest, d);
+  }
+  CHECK(isolated > n / 10);  // Graph500's many isolated vertices
+  CHECK(longest > 100 * 32);  // a hub far above the mean degree of 32
+  CHECK(std::all_of(g.ci.begin(), g.ci.end(), [&](int32_t v) { return v >= 0 && v < n; }));
+  CHECK(gen::rmat_edges(scale, 1000, 42, 1) == std::vector<std::pair<int32_t, int32_t>>(e.begin(), e.begin() + 1000));
+}
+
+TEST_CASE("graphs: the BFS reference agrees with a plain queue", "[graphs]") {
+  SECTION("R-MAT from several sources, parallel levels") {
+    const int scale = 15;
+    const int64_t n = int64_t{1} << scale;
+    const Graph g(n, gen::rmat_edges(scale, 16 * n, 7, 2));
+    for (int32_t s : {0, 1, 12345, static_cast<int32_t>(n - 1)}) {
+      const reference::BfsAnswer a = reference::bfs(g.rp, g.ci, s);
+      CHECK(a.level == queue_bfs(g.rp, g.ci, s));
+      int64_t edges = 0;
+      for (int64_t v = 0; v < n; ++v)
+        if (a.level[v] >= 0) edges += g.rp[v + 1] - g.rp[v];
+      CHECK(a.reached_edges == edges);
+    }
+  }
+  SECTION("a grid: levels are Manhattan distances") {
+    const int64_t w = 70, h = 40;
+    std::vector<int32_t> rp(w * h + 1), ci(gen::grid_nnz(w, h, false));
+    gen::csr_grid(rp, ci, w, h, false);
+    const reference::BfsAnswer a = reference::bfs(rp, ci, 0);
+    for (int64_t y = 0; y < h; ++y)
+      for (int64_t x = 0; x < w; ++x) REQUIRE(a.level[y * w + x] == x + y);
+  }
+  SECTION("two halves: the other half unreachable") {
+    auto e = gen::uniform_edges(0, 500, 3000, 3, 4);
+    const auto f = gen::uniform_edges(500, 500, 3000, 3, 5);
+    e.insert(e.end(), f.begin(), f.end());
+    const Graph g(1000, e);
+    const reference::BfsAnswer a = reference::bfs(g.rp, g.ci, 17);
+    CHECK(a.level == queue_bfs(g.rp, g.ci, 17));
+    CHECK(std::all_of(a.level.begin() + 500, a.level.end(), [](int32_t l) { return l == -1; }));
+  }
+  SECTION("one vertex, no edges") {
+    const std::vector<int32_t> rp{0, 0}, ci;
+    CHECK(reference::bfs(rp, ci, 0).level == std::vector<int32_t>{0});
+  }
+}
