@@ -174,6 +174,11 @@ struct ProblemInfo {
   // Keep reference answers on disk (slow references, such as attention at N = 16,384).
   bool cache_reference = false;
   BenchTarget bench_target;
+  // CPU emulation (judge --emulate) runs a functional test only while its model
+  // stays under these (traffic in bytes, FLOPs); a larger one is skipped, listed with the
+  // reason, so that a problem's functional tests finish within a minute on two cores.
+  double emulation_max_bytes = 64e6;
+  double emulation_max_flops = 1e8;
 };
 
 class Problem {

@@ -304,6 +304,7 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
 struct GradingFlags {
   GradeOptions opt;
   bool no_bench = false;
+  bool emulate_on = false, emulate_off = false;
   std::string seed, seed_file;
   std::optional<std::string> secret_seed;  // handed down by a batch (take_secret_seed)
   void add_to(CLI::App& app, bool per_file = true) {
@@ -319,6 +320,11 @@ struct GradingFlags {
         ->check(CLI::Range(1, 4096));
     app.add_option("--device", opt.device, "the CUDA device for GPU problems (default 0)")->check(CLI::Range(0, 1024));
     app.add_flag("--sanitize", opt.sanitize, "run compute-sanitizer memcheck on the functional tests (GPU problems)");
+    auto* emulate = app.add_flag("--emulate", emulate_on,
+                                 "GPU problems: run the functional tests on the CPU (CUDA emulation: correctness, "
+                                 "with race, barrier and bounds checks; no timing); the default without a usable GPU");
+    app.add_flag("--no-emulate", emulate_off, "GPU problems: never emulate (SKIP where there is no usable GPU)")
+        ->excludes(emulate);
     app.add_flag("--sandbox", opt.sandbox,
                  "run the submission under bubblewrap: no network, read-only files but a private /tmp");
     // What a batch tells its child judges.
@@ -328,7 +334,12 @@ struct GradingFlags {
   // After parsing: the seed file read, the flags checked.
   void settle() {
     opt.bench = !no_bench;
-    if (opt.sanitize && compute_sanitizer_path().empty())
+    if (emulate_on && !emulator_built())
+      throw UsageError("--emulate needs the CUDA emulator, which is built on x86-64 only");
+    opt.emulation = emulate_on ? Emulation::On : emulate_off ? Emulation::Off : Emulation::Auto;
+    // Under emulation --sanitize is the emulator's leak check, which needs no compute-sanitizer.
+    const bool emulating = emulate_on || (nvcc_path().empty() && !emulate_off && emulator_built());
+    if (opt.sanitize && compute_sanitizer_path().empty() && !emulating)
       throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
     if (opt.sandbox && bubblewrap_path().empty())
       throw UsageError("--sandbox needs bubblewrap (apt-get install bubblewrap), which is not installed here");
