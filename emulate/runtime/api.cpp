@@ -270,7 +270,11 @@ CallEnd end_call() {
   CallEnd e;
   if (sticky != cudaSuccess) {
     e.sticky = true;
-    e.error = std::string("CUDA error ") + error_name(sticky) + " (" + error_string(sticky) + "): " + sticky_detail;
+    // The emulator's own checks (races, barriers, warp masks) are no CUDA error on a GPU: said as what they are.
+    if (sticky == cudaErrorLaunchFailure)
+      e.error = sticky_detail + " (the CPU emulator's check; the kernel was stopped there)";
+    else
+      e.error = std::string("CUDA error ") + error_name(sticky) + " (" + error_string(sticky) + "): " + sticky_detail;
   } else if (!host_detail.empty()) {
     e.error = host_detail;
     host_detail.clear();

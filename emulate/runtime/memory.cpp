@@ -4,9 +4,9 @@
 //                         the dynamic shared memory of the running launch
 //   [257 GiB, 513 GiB)    cudaMalloc: each allocation on pages of its own, never reused,
 //                         with an unmapped page after it
-// The submission is compiled with -fsanitize=kernel-address and callbacks for
-// every load and store (GCC's __asan_{load,store}N_noabort, defined here): an
-// address outside the range costs one comparison; one inside it is checked
+// The submission is compiled with GCC's thread-sanitizer instrumentation (and
+// without its runtime): every load and store calls __tsan_readN/__tsan_writeN,
+// defined here. An address outside the range costs one comparison; one inside it is checked
 // against the buffer, allocation or shared variable it falls in (out of bounds
 // is an error naming the kernel, the buffer and the index), and in shared
 // memory against the race rule: two threads of a block touching the same byte
@@ -422,29 +422,72 @@ Ledger& ledger() { return hpcjudge_emu::ledger; }
 
 }  // namespace hpcjudge_emu
 
-// The instrumentation's callbacks (gcc -fsanitize=kernel-address
-// --param asan-instrumentation-with-call-threshold=0).
+// The instrumentation's callbacks: the submission is compiled with GCC's
+// -fsanitize=thread and linked without its runtime, so every load and store
+// calls one of these (a read and a write of the same place are both seen,
+// which the address sanitizer's instrumentation, deduplicating, does not give).
 using hpcjudge_emu::Access;
 using hpcjudge_emu::check_access;
 extern "C" {
-#define HPCJUDGE_HOOK(n)                                                                                  \
-  void __asan_load##n##_noabort(uintptr_t a) { check_access(a, n, Access::Read); }                       \
-  void __asan_store##n##_noabort(uintptr_t a) { check_access(a, n, Access::Write); }                     \
-  void __asan_load##n(uintptr_t a) { check_access(a, n, Access::Read); }                                 \
-  void __asan_store##n(uintptr_t a) { check_access(a, n, Access::Write); }
+#define HPCJUDGE_HOOK(n)                                                                               \
+  void __tsan_read##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read); }     \
+  void __tsan_write##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write); }   \
+  void __tsan_unaligned_read##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read); } \
+  void __tsan_unaligned_write##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write); }
 HPCJUDGE_HOOK(1)
 HPCJUDGE_HOOK(2)
 HPCJUDGE_HOOK(4)
 HPCJUDGE_HOOK(8)
 HPCJUDGE_HOOK(16)
 #undef HPCJUDGE_HOOK
-void __asan_loadN_noabort(uintptr_t a, size_t n) { check_access(a, n, Access::Read); }
-void __asan_storeN_noabort(uintptr_t a, size_t n) { check_access(a, n, Access::Write); }
-void __asan_loadN(uintptr_t a, size_t n) { check_access(a, n, Access::Read); }
-void __asan_storeN(uintptr_t a, size_t n) { check_access(a, n, Access::Write); }
-void __asan_handle_no_return() {}
-void __asan_register_globals(void*, size_t) {}
-void __asan_unregister_globals(void*, size_t) {}
-void __asan_before_dynamic_init(const void*) {}
-void __asan_after_dynamic_init() {}
+void __tsan_read_range(void* a, size_t n) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read); }
+void __tsan_write_range(void* a, size_t n) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write); }
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_init() {}
+void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+// Atomics of the submission's own (std::atomic, __atomic builtins, the guards of static locals).
+#define HPCJUDGE_ATOMICS(bits, T)                                                                               \
+  T __tsan_atomic##bits##_load(const volatile T* a, int) {                                                     \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                              \
+  }                                                                                                            \
+  void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                                                  \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                 \
+  }                                                                                                            \
+  HPCJUDGE_RMW(bits, T, exchange, __atomic_exchange_n)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_add, __atomic_fetch_add)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_and, __atomic_fetch_and)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_or, __atomic_fetch_or)                                                          \
+  HPCJUDGE_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                                                      \
+  int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {                     \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                   \
+  }                                                                                                            \
+  int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {                       \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                   \
+  }                                                                                                            \
+  T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int, int) {                           \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                         \
+    return c;                                                                                                  \
+  }
+#define HPCJUDGE_RMW(bits, T, op, builtin)                                         \
+  T __tsan_atomic##bits##_##op(volatile T* a, T v, int) {                          \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);      \
+    return builtin(a, v, __ATOMIC_SEQ_CST);                                        \
+  }
+HPCJUDGE_ATOMICS(8, char)
+HPCJUDGE_ATOMICS(16, short)
+HPCJUDGE_ATOMICS(32, int)
+HPCJUDGE_ATOMICS(64, long long)
+#undef HPCJUDGE_RMW
+#undef HPCJUDGE_ATOMICS
 }

@@ -26,15 +26,15 @@ std::vector<std::string> compile_command(const Problem& p, const Paths& paths, c
   std::vector<std::string> argv;
   if (emulate) {
     // The emulator: every load and store of the submission calls the emulator's check
-    // (GCC's kernel-address instrumentation with callbacks, which needs no sanitizer
-    // runtime); floats contracted into FMAs as nvcc does.
+    // (GCC's thread-sanitizer instrumentation, linked without its runtime: the default
+    // libraries named one by one, libtsan left out; the emulator defines the callbacks);
+    // floats contracted into FMAs as nvcc does.
     const fs::path inc = emulator_include(paths), lib = emulator_library_dir(paths);
     argv = {"g++", "-std=c++20", "-O2", "-march=native", "-ffp-contract=fast", "-fPIC", "-shared",
-            "-fsanitize=kernel-address", "--param", "asan-instrumentation-with-call-threshold=0", "--param",
-            "asan-stack=0", "--param", "asan-globals=0", "-fno-omit-frame-pointer", "-DHPCJUDGE_SUBMISSION",
+            "-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0", "-DHPCJUDGE_SUBMISSION",
             "-I" + inc.string(), "-include", (inc / "hpcjudge_emulate.h").string(), "-include", header.string(),
-            "-x", "c++", src.string(), "-x", "none", "-L" + lib.string(), "-lhpcjudge-emulate",
-            "-Wl,-rpath," + lib.string(), "-Wl,-z,defs"};
+            "-x", "c++", src.string(), "-x", "none", "-nodefaultlibs", "-L" + lib.string(), "-lhpcjudge-emulate",
+            "-Wl,-rpath," + lib.string(), "-lstdc++", "-lm", "-lc", "-lgcc_s", "-lgcc", "-Wl,-z,defs"};
   } else if (p.info().source_ext == "cu") {
     // The shared CUDA runtime: the runner's own, so its cudaGetLastError sees the submission's launches.
     argv = {nvcc_path(), "-std=c++20", "-O3", "-arch=" + arch, "-cudart", "shared", "-Xcompiler", "-fPIC",
