@@ -84,6 +84,13 @@ std::string cannot_run(const Problem& p, const Paths& paths, int device) {
   return g.usable() ? "" : "no CUDA device";
 }
 
+// What `judge list` says of a problem this machine cannot run on a GPU.
+std::string runnable(const Problem& p, const Paths& paths, int device) {
+  const std::string why = cannot_run(p, paths, device);
+  if (why.empty()) return "yes";
+  return (emulator_built() ? "emulated (" : "no (") + std::string(why == "no CUDA device" ? "no GPU" : why) + ")";
+}
+
 fs::path default_solution(const Problem& p, const Paths& paths) {
   return paths.problem_dir(p.info().slug) / ("solution." + p.info().source_ext);
 }
@@ -140,9 +147,8 @@ int cmd_list(const Paths& paths, int device) {
   std::printf("%-20s %-5s %-7s %-22s %s\n", "problem", "kind", "points", "runnable here", "title");
   for (const Problem* p : Registry::all()) {
     const auto& i = p->info();
-    const std::string why = cannot_run(*p, paths, device);
     std::printf("%-20s %-5s %-7.0f %-22s %s\n", i.slug.c_str(), kind_name(i.kind), i.points.total(),
-                why.empty() ? "yes" : ("no (" + why + ")").c_str(), i.title.c_str());
+                runnable(*p, paths, device).c_str(), i.title.c_str());
   }
   if (const GpuProbe& g = probe_gpu(paths, device); g.usable())
     std::printf("GPU %d: %s, %d SMs, driver %s\n", device, g.device.value("name", "").c_str(),
