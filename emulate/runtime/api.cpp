@@ -230,7 +230,7 @@ char alt_stack[64 * 1024];
 void on_fault(int sig, siginfo_t* info, void* ctx) {
   if (g_launch && g_thread) {
     set_sticky(cudaErrorIllegalAddress,
-               std::string(sig == SIGBUS ? "a bus error" : "an access to unmapped memory") + " at " +
+               std::string(sig == SIGBUS ? "a fault (SIGBUS)" : "an access to unmapped memory") + " at address " +
                    hex(reinterpret_cast<uintptr_t>(info->si_addr)) + " " + where_kernel() + ", by " +
                    describe_thread(g_thread->linear) +
                    " (a pointer far outside every buffer, or a thread's stack of 256 KiB overflowing)");

@@ -55,6 +55,7 @@ struct Block {
   uint32_t serial = 0;    // a number no other block of the process had: the race check's fresh cells
   uint32_t interval = 0;  // block barriers completed
   std::vector<Thread> threads;
+  std::vector<uint8_t> at_warp;  // per warp: lanes waiting in a warp collective (most checks skip a warp with none)
   std::vector<unsigned> order;
 };
 

@@ -46,7 +46,7 @@ std::string dims(dim3 d) {
   Block& b = g_block;
   ++b.exited;
   // A lane of this warp waiting at a collective that names this one can never go on.
-  for (unsigned l = 0; l < 32; ++l) {
+  for (unsigned l = 0; l < 32 && b.at_warp[t.warp]; ++l) {
     const unsigned i = t.warp * 32 + l;
     if (i >= b.nthreads) break;
     const Thread& u = b.threads[i];
@@ -119,6 +119,7 @@ void run_block(const dim3& bidx, uint64_t linear_block) {
   b.serial = ++block_serial;
   b.interval = 0;
   b.threads.resize(b.nthreads);
+  b.at_warp.assign(b.nwarps, 0);
   for (unsigned i = 0; i < b.nthreads; ++i) {
     Thread& t = b.threads[i];
     t = Thread{};
@@ -282,7 +283,7 @@ int block_barrier(BarrierKind kind, int predicate, int line) {
   Thread& t = *self;
   Block& b = g_block;
   // A lane of this warp waiting in a collective that names this thread waits for ever.
-  for (unsigned l = 0; l < 32; ++l) {
+  for (unsigned l = 0; l < 32 && b.at_warp[t.warp]; ++l) {
     const unsigned i = t.warp * 32 + l;
     if (i >= b.nthreads) break;
     const Thread& u = b.threads[i];

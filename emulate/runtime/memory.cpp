@@ -124,10 +124,10 @@ void check_heap(uintptr_t addr, size_t size, Access kind, bool device_code) {
     --it;
     const Allocation& a = it->second;
     const uintptr_t start = it->first;
+    if (addr + size <= start + a.bytes && a.live && (device_code || a.managed)) return;  // the common case
     const std::string which = "the " + std::to_string(a.bytes) + "-byte cudaMalloc allocation #" + std::to_string(a.number);
     if (addr + size <= start + a.bytes) {
       if (!a.live) return report(device_code, std::string(verb(kind)) + " of " + which + " after cudaFree (byte " + std::to_string(addr - start) + ")");
-      if (device_code || a.managed) return;
       return report(false, std::string(verb(kind)) + " of byte " + std::to_string(addr - start) + " of " + which);
     }
     return report(device_code, std::string(verb(kind)) + " past the end of " + which + ": byte " +
@@ -138,7 +138,8 @@ void check_heap(uintptr_t addr, size_t size, Access kind, bool device_code) {
 }
 
 // The race rule on one byte's cell, for the running thread.
-void race_check(Cell& c, Access kind, const std::string& name, size_t byte_offset, size_t elem) {
+// `prefix` + `name` names the memory (built only for a report: this runs for every byte of every access).
+void race_check(Cell& c, Access kind, const char* prefix, const std::string& name, size_t byte_offset, size_t elem) {
   const Block& b = g_block;
   const Thread& t = *g_thread;
   if (c.serial != b.serial || c.interval != b.interval) c = Cell{b.serial, b.interval};
@@ -146,9 +147,10 @@ void race_check(Cell& c, Access kind, const std::string& name, size_t byte_offse
     return tid == t.linear || ((tid >> 5) == t.warp && epoch < t.epoch);
   };
   const auto race = [&](uint16_t other, const char* other_did, const char* this_did) {
-    const std::string idx = element(name, static_cast<intptr_t>(byte_offset / elem));
+    const std::string full = prefix + name;
+    const std::string idx = element(full, static_cast<intptr_t>(byte_offset / elem));
     fail(cudaErrorLaunchFailure,
-         "shared-memory race " + where_kernel() + " on " + name + ": " + describe_thread(other) + " " + other_did +
+         "shared-memory race " + where_kernel() + " on " + full + ": " + describe_thread(other) + " " + other_did +
              " " + idx + " (byte " + std::to_string(byte_offset) + ") and " + describe_thread(t.linear) + " " +
              this_did + " it with no __syncthreads() between them");
   };
@@ -205,7 +207,7 @@ void check_shared(uintptr_t off, size_t size, Access kind, bool device_code) {
     if (at + size > dynamic_bytes)
       out_of_bounds(std::string(verb(kind)) + " past the end of " + dynamic_name + ": byte " + std::to_string(at) +
                     " of the " + std::to_string(dynamic_bytes) + " bytes this launch gave it");
-    for (size_t i = 0; i < size; ++i) race_check(dynamic_cells[at + i], kind, dynamic_name, at, size);
+    for (size_t i = 0; i < size; ++i) race_check(dynamic_cells[at + i], kind, "", dynamic_name, at, size);
     return;
   }
   auto it = std::upper_bound(shared_vars.begin(), shared_vars.end(), addr,
@@ -216,7 +218,7 @@ void check_shared(uintptr_t off, size_t size, Access kind, bool device_code) {
   if (at + size > v.bytes)
     out_of_bounds(std::string(verb(kind)) + " past the end of __shared__ " + v.name + " (line " + std::to_string(v.line) +
                   ", " + std::to_string(v.bytes) + " bytes): byte " + std::to_string(at));
-  for (size_t i = 0; i < size; ++i) race_check(v.cells[at + i], kind, "__shared__ " + v.name, at, size);
+  for (size_t i = 0; i < size; ++i) race_check(v.cells[at + i], kind, "__shared__ ", v.name, at, size);
 }
 
 void* reserve(uintptr_t off, size_t bytes) {

@@ -103,6 +103,7 @@ void complete(unsigned warp, unsigned lanes, const Thread& caller) {
       case WarpOp::MatchAll: break;
     }
     t->wresult = r;
+    --b.at_warp[warp];
     t->epoch = static_cast<uint16_t>(epoch == 0xffff ? epoch : epoch + 1);
     t->state = Thread::Runnable;
   }
@@ -115,13 +116,14 @@ uint64_t warp_collective(WarpOp op, unsigned mask, uint64_t value, int arg, int 
   if (!self) return value;  // host code
   Thread& t = *self;
   Block& b = g_block;
-  const std::string name = op_name(op);
+  const char* name = op_name(op);
   if (!(mask >> t.lane & 1u))
     fail(cudaErrorLaunchFailure, "warp collective mask mismatch " + where_kernel() + ": " + describe_thread(t.linear) +
-                                     " (lane " + std::to_string(t.lane) + ") calls " + name + " (line " +
+                                     " (lane " + std::to_string(t.lane) + ") calls " + std::string(name) + " (line " +
                                      std::to_string(line) + ") with mask " + hex(mask) + ", which does not name it");
   const unsigned lanes = mask & existing_lanes(t.warp);
   t.state = Thread::AtWarp;
+  ++b.at_warp[t.warp];
   t.op = op;
   t.mask = mask;
   t.value = value;
@@ -139,18 +141,18 @@ uint64_t warp_collective(WarpOp op, unsigned mask, uint64_t value, int arg, int 
     const bool names_me = u.state == Thread::AtWarp && (u.mask >> t.lane & 1u);
     if (named && u.state == Thread::Exited)
       fail(cudaErrorLaunchFailure, "warp collective mask mismatch " + where_kernel() + ": " + describe_thread(t.linear) +
-                                       " calls " + name + " (line " + std::to_string(line) + ") with mask " + hex(mask) +
+                                       " calls " + std::string(name) + " (line " + std::to_string(line) + ") with mask " + hex(mask) +
                                        ", which names lane " + std::to_string(i) + ", but " + describe_thread(u.linear) +
                                        " has exited");
     if (named && u.state == Thread::AtBarrier)
       fail(cudaErrorLaunchFailure, "warp collective mask mismatch " + where_kernel() + ": " + describe_thread(t.linear) +
-                                       " calls " + name + " (line " + std::to_string(line) + ") with mask " + hex(mask) +
+                                       " calls " + std::string(name) + " (line " + std::to_string(line) + ") with mask " + hex(mask) +
                                        " while " + describe_thread(u.linear) + ", which it names, waits at "
                                        "__syncthreads() (line " + std::to_string(u.line) + ")");
     if ((named && u.state == Thread::AtWarp) || names_me) {
       if (u.state == Thread::AtWarp && (u.op != op || u.mask != mask))
         fail(cudaErrorLaunchFailure, "warp collective mask mismatch " + where_kernel() + ": " +
-                                         describe_thread(t.linear) + " calls " + name + " (line " +
+                                         describe_thread(t.linear) + " calls " + std::string(name) + " (line " +
                                          std::to_string(line) + ") with mask " + hex(mask) + " while " +
                                          describe_thread(u.linear) + " waits in " + op_name(u.op) + " (line " +
                                          std::to_string(u.line) + ") with mask " + hex(u.mask));

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "harness/channel.h"
+#include "harness/spans.h"
 #include "judge/measure/gpu.h"
 
 namespace hpcjudge {
@@ -494,7 +495,14 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     device_->upload(image_.base(), layout.total, scratch);
     if (opt.flush) flush_caches();
   } else {
-    std::memcpy(arena_.base(), image_.base(), copied);
+    if (mode_ == "emulate" && !scratch.empty()) {
+      // An emulated GPU problem's workspace: garbage, as on the device, and the guard zones after it copied.
+      around(layout.total, scratch, [&](size_t from, size_t to) { std::memcpy(arena_.base() + from, image_.base() + from, to - from); });
+      const int g = garbage_byte();
+      for (const auto& [off, n] : scratch) std::memset(arena_.base() + off, g, n);
+    } else {
+      std::memcpy(arena_.base(), image_.base(), copied);
+    }
     if (!host_arena()) {
       Request up;
       up.op = Op::Upload;
