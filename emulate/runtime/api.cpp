@@ -279,8 +279,8 @@ CallEnd end_call() {
     e.error = host_detail;
     host_detail.clear();
   } else if (pending != cudaSuccess) {
-    e.error = std::string("CUDA error ") + error_name(pending) + " (" + error_string(pending) +
-              ") (a kernel launch failed): " + pending_detail;
+    e.error = pending_detail + ": CUDA error " + error_name(pending) + " (" + error_string(pending) +
+              ") (a kernel launch failed)";
     pending = cudaSuccess;
     pending_detail.clear();
   }

@@ -73,10 +73,13 @@ TestResult run_test(const Problem& p, const Case& c, const std::string& name, ui
   Checked ck = judge_call(p, c, l, {&expected}, o, s.image(), s.result());
   if (s.alive() && ck.verdict != Verdict::RE && ck.verdict != Verdict::TLE)
     if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
-  // Emulated --sanitize: device memory solve() allocated and left allocated is a leak, as memcheck's leak check says.
+  // Emulated --sanitize: device memory solve() allocated and left allocated is a leak, as memcheck's leak check
+  // says; the emulator's bounds checks, which run anyway, stand for memcheck's and are named so.
   if (emulated && opt.sanitize && ck.verdict == Verdict::AC && o.device_held_bytes && *o.device_held_bytes > 0)
-    ck = {Verdict::RE, "memcheck (CPU emulation): solve() left " + std::to_string(*o.device_held_bytes) +
-                           " bytes of device memory allocated that it never freed (a leak)"};
+    ck = {Verdict::RE, "memcheck: solve() left " + std::to_string(*o.device_held_bytes) +
+                           " bytes of device memory allocated that it never freed (a leak; CPU emulation's leak check)"};
+  else if (emulated && opt.sanitize && ck.verdict == Verdict::RE)
+    ck.message = "memcheck: " + ck.message + " (CPU emulation's checks)";
   return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes,
           ck.summary};
 }
