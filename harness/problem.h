@@ -207,6 +207,11 @@ struct ProblemInfo {
   // a misspelt name cannot fall through to the default unnoticed.
   std::vector<std::string> generators = {"uniform"};
   BenchTarget bench_target;
+  // CPU emulation (judge --emulate) runs a functional test only while its model
+  // stays under these (traffic in bytes, FLOPs); a larger one is skipped, listed with the
+  // reason, so that a problem's functional tests finish within a minute on two cores.
+  double emulation_max_bytes = 64e6;
+  double emulation_max_flops = 1e8;
 };
 
 class Problem {

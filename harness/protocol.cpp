@@ -1,5 +1,7 @@
 #include "protocol.h"
 
+#include <algorithm>
+
 namespace hpcjudge::protocol {
 
 using nlohmann::json;
@@ -8,6 +10,8 @@ void to_json(json& j, const CallArg& a) {
   if (a.buffer) {
     j = {{"offset", a.offset}, {"bytes", a.bytes}};
     if (a.workspace) j["workspace"] = true;
+    if (!a.name.empty()) j["name"] = a.name;
+    if (a.elem != 1) j["elem"] = a.elem;
   } else {
     j = {{"value", a.value}};
   }
@@ -20,6 +24,8 @@ void from_json(const json& j, CallArg& a) {
     a.offset = j.at("offset").get<size_t>();
     a.bytes = j.at("bytes").get<size_t>();
     a.workspace = j.value("workspace", false);
+    a.name = j.value("name", std::string());
+    a.elem = std::max<size_t>(1, j.value("elem", size_t{1}));
   } else {
     a.value = j.at("value").get<int64_t>();
   }
@@ -57,6 +63,7 @@ void to_json(json& j, const Reply& r) {
   if (r.ret) j["ret"] = r.ret;
   if (r.seconds) j["seconds"] = r.seconds;
   if (r.device_peak_bytes) j["device_peak_bytes"] = *r.device_peak_bytes;
+  if (r.device_held_bytes) j["device_held_bytes"] = *r.device_held_bytes;
   if (!r.sensors.is_null()) j["sensors"] = r.sensors;
 }
 
@@ -70,6 +77,7 @@ void from_json(const json& j, Reply& r) {
   r.ret = j.value("ret", int64_t{0});
   r.seconds = j.value("seconds", 0.0);
   if (j.contains("device_peak_bytes")) r.device_peak_bytes = j.at("device_peak_bytes").get<size_t>();
+  if (j.contains("device_held_bytes")) r.device_held_bytes = j.at("device_held_bytes").get<size_t>();
   if (j.contains("sensors")) r.sensors = j.at("sensors");
 }
 

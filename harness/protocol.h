@@ -23,7 +23,7 @@ namespace hpcjudge::protocol {
 
 enum class Op {
   Ping,           // answered at once: the channel's round trip, measured before the submission is loaded
-  Setup,          // where solve()'s buffers will be (`mode`: host, judge, runner, exact; harness/runner_memory.h)
+  Setup,          // where solve()'s buffers will be (`mode`: host, judge, runner, exact, emulate; harness/runner_memory.h)
   Load,           // set the memory limit, dlopen the submission and find its symbols
   MapArena,       // map `bytes` of the shared host arena (the memfd passed at start)
   MapDevice,      // import the judge's device buffers (a shareable handle passed with the request)
@@ -59,6 +59,8 @@ struct CallArg {
   size_t bytes = 0;
   bool workspace = false;  // scratch: filled with garbage, never copied
   int64_t value = 0;
+  std::string name;        // the buffer's name and element size, for the CPU emulator's messages
+  size_t elem = 1;
 };
 
 struct Request {
@@ -82,6 +84,7 @@ struct Reply {
   int64_t ret = 0;            // solve()'s or workspace_size()'s return value
   double seconds = 0;         // Call: the runner's own measure, only cross-checked against the judge's clock
   std::optional<size_t> device_peak_bytes;  // Call, CallSetup (GPU): the most device memory the submission held
+  std::optional<size_t> device_held_bytes;  // Call (CPU emulation): what solve() left allocated
   nlohmann::json sensors;     // Sensors
 };
 

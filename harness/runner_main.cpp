@@ -138,6 +138,14 @@ class Runner {
       memory_ = host_memory(opt_.arena_fd);
       return ok();
     }
+    if (q.mode == "emulate") {
+#ifdef HPCJUDGE_HAVE_EMULATOR
+      memory_ = emulated_memory(opt_.arena_fd);
+      return ok();
+#else
+      return error("this runner was built without the CUDA emulator");
+#endif
+    }
 #ifdef HPCJUDGE_HAVE_CUDA
     if (q.mode == "judge") memory_ = judge_device(opt_.device, opt_.arena_fd);
     else if (q.mode == "runner" || q.mode == "exact") memory_ = runner_device(opt_.device, opt_.arena_fd, q.mode == "exact");
@@ -230,6 +238,7 @@ class Runner {
       const CallEnd end = memory().end_call();
       const auto t1 = Clock::now();
       r.device_peak_bytes = end.device_peak_bytes;
+      r.device_held_bytes = end.device_held_bytes;
       r.fatal = end.fatal;
       if (end.memory_refused) {
         r.error = end.memory_message;

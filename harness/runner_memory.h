@@ -9,6 +9,9 @@
 //                   every access outside one): the runner's own device memory,
 //                   filled from and copied back to the host arena by the untimed
 //                   Upload and Download requests.
+//   emulated_memory GPU problems under CPU emulation (judge --emulate): the host
+//                   arena, mapped into the emulator's device range; the emulator
+//                   counts the submission's device memory and reports its errors.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -28,6 +31,7 @@ struct CallEnd {
   bool memory_refused = false;
   std::string memory_message;
   std::optional<size_t> device_peak_bytes;
+  std::optional<size_t> device_held_bytes;  // emulation: left allocated at the end of the call
 };
 
 // The shared host arena (the judge's sealed memfd), mapped in the runner.
@@ -69,6 +73,8 @@ class RunnerMemory {
 };
 
 std::unique_ptr<RunnerMemory> host_memory(int arena_fd);
+// Built with the CUDA emulator only (harness/emulated_memory.cpp).
+std::unique_ptr<RunnerMemory> emulated_memory(int arena_fd);
 
 // Built with the CUDA toolkit only (harness/device.cpp).
 std::unique_ptr<RunnerMemory> judge_device(int device, int arena_fd);

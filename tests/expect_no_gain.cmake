@@ -8,7 +8,8 @@ file(MAKE_DIRECTORY ${OUT})
 get_filename_component(name ${FILE} NAME_WE)
 foreach(which TWIN FILE)
   set(report ${OUT}/no-gain-${SLUG}-${name}-${which}.json)
-  execute_process(COMMAND ${JUDGE} ${SLUG} ${${which}} --json ${report} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+  # Timing: on the real device only (never CPU emulation, which times nothing).
+  execute_process(COMMAND ${JUDGE} ${SLUG} ${${which}} --json ${report} --no-emulate RESULT_VARIABLE rc OUTPUT_VARIABLE out
                   ERROR_VARIABLE err)
   message("${out}${err}")
   if(NOT EXISTS ${report})

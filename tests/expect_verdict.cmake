@@ -9,13 +9,28 @@
 #   hpcjudge-test: log-lacks=TEXT     neither the compile log nor the output may contain TEXT
 #   hpcjudge-test: args=A B ...       more judge options (--sanitize, --sandbox: skipped where
 #                                     compute-sanitizer or bubblewrap is not installed)
+#
+# With -DEMULATE=ON the judge runs the file under CPU emulation (--emulate): the
+# functional tests only, and the report must say it was emulated. EXCEPTION, where
+# set, is why the emulated verdict differs from the GPU's (EXPECT is then the
+# emulated one); the file's own message lines are the GPU's and are not checked,
+# EXCEPTION_MESSAGE is. On the GPU side (HPCJUDGE_TEST_MODE=gpu in the environment)
+# the judge never emulates: no GPU is SKIP, as it always was.
 file(READ ${FILE} source)
 get_filename_component(name ${FILE} NAME_WE)
 file(MAKE_DIRECTORY ${OUT})
 set(report ${OUT}/${SLUG}-${EXPECT}-${name}.json)
 set(args ${SLUG} ${FILE} --json ${report})
-if(NOT source MATCHES "hpcjudge-test: bench")
+if(EMULATE)
+  list(APPEND args --emulate --no-bench)
+  if(EXCEPTION)
+    message("the H200's verdict differs here: ${EXCEPTION}")
+  endif()
+elseif(NOT source MATCHES "hpcjudge-test: bench")
   list(APPEND args --no-bench)
+endif()
+if("$ENV{HPCJUDGE_TEST_MODE}" STREQUAL "gpu")
+  list(APPEND args --no-emulate)
 endif()
 if(source MATCHES "hpcjudge-test: args=([^\n]*)")
   separate_arguments(extra UNIX_COMMAND "${CMAKE_MATCH_1}")
@@ -66,6 +81,23 @@ if(NOT verdict STREQUAL EXPECT)
 endif()
 if((EXPECT STREQUAL "AC" AND NOT rc EQUAL 0) OR (NOT EXPECT STREQUAL "AC" AND NOT rc EQUAL 1))
   message(FATAL_ERROR "verdict ${verdict} but exit status ${rc}")
+endif()
+if(EMULATE)
+  string(JSON emulated ERROR_VARIABLE missing GET "${json}" emulated)
+  if(missing OR NOT emulated)
+    message(FATAL_ERROR "the report does not say the run was emulated")
+  endif()
+  if(EXCEPTION)
+    # The file's message lines describe the GPU's verdict.
+    string(REGEX REPLACE "hpcjudge-test: message[^\n]*" "" source "${source}")
+    if(EXCEPTION_MESSAGE)
+      string(FIND "${why}" "${EXCEPTION_MESSAGE}" at)
+      if(at EQUAL -1)
+        message(FATAL_ERROR "the message does not contain '${EXCEPTION_MESSAGE}': ${why}")
+      endif()
+    endif()
+  endif()
+  string(REGEX REPLACE "hpcjudge-test: bench" "" source "${source}")
 endif()
 string(REGEX MATCHALL "hpcjudge-test: message=[^\n]*" wanted "${source}")
 foreach(line IN LISTS wanted)

@@ -144,6 +144,9 @@ void grade_job(const Paths& paths, const BatchOptions& opt, const BatchJob& j, c
       child.argv.insert(child.argv.end(), {"--hide", hide.string()});
     if (!opt.seed_file.empty()) child.argv.insert(child.argv.end(), {"--hide", opt.seed_file});
     if (!opt.bench) child.argv.push_back("--no-bench");
+    // A class is graded on a GPU or not at all: emulated grades carry no performance points and
+    // would be ranked beside timed ones (one file: judge SLUG FILE --emulate).
+    child.argv.push_back("--no-emulate");
     if (opt.sandbox) child.argv.push_back("--sandbox");
     if (opt.unisolated) child.argv.push_back("--unsafe-no-isolation");
     // The seed in the environment, never on the command line (/proc/PID/cmdline is every process's to read).

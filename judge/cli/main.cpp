@@ -85,6 +85,13 @@ std::string cannot_run(const Problem& p, const Paths& paths, int device) {
   return g.usable() ? "" : "no CUDA device";
 }
 
+// What `judge list` says of a problem this machine cannot run on a GPU.
+std::string runnable(const Problem& p, const Paths& paths, int device) {
+  const std::string why = cannot_run(p, paths, device);
+  if (why.empty()) return "yes";
+  return (emulator_built() ? "emulated (" : "no (") + std::string(why == "no CUDA device" ? "no GPU" : why) + ")";
+}
+
 fs::path default_solution(const Problem& p, const Paths& paths) {
   return paths.problem_dir(p.info().slug) / ("solution." + p.info().source_ext);
 }
@@ -137,9 +144,8 @@ int cmd_list(const Paths& paths, int device) {
   std::printf("%-20s %-5s %-7s %-22s %s\n", "problem", "kind", "points", "runnable here", "title");
   for (const Problem* p : Registry::all()) {
     const auto& i = p->info();
-    const std::string why = cannot_run(*p, paths, device);
     std::printf("%-20s %-5s %-7.0f %-22s %s\n", i.slug.c_str(), kind_name(i.kind), i.points.total(),
-                why.empty() ? "yes" : ("no (" + why + ")").c_str(), i.title.c_str());
+                runnable(*p, paths, device).c_str(), i.title.c_str());
   }
   if (const GpuProbe& g = probe_gpu(paths, device); g.usable())
     std::printf("GPU %d: %s, %d SMs, driver %s\n", device, g.device.value("name", "").c_str(),
@@ -313,6 +319,7 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
 struct GradingFlags {
   GradeOptions opt;
   bool no_bench = false, no_side_by_side = false;
+  bool emulate_on = false, emulate_off = false;
   std::string seed, seed_file;
   std::optional<std::string> secret_seed;  // handed down by a batch (take_secret_seed)
   void add_to(CLI::App& app, bool per_file = true) {
@@ -328,6 +335,11 @@ struct GradingFlags {
         ->check(CLI::Range(1, 4096));
     app.add_option("--device", opt.device, "the CUDA device for GPU problems (default 0)")->check(CLI::Range(0, 1024));
     app.add_flag("--sanitize", opt.sanitize, "run compute-sanitizer memcheck on the functional tests (GPU problems)");
+    auto* emulate = app.add_flag("--emulate", emulate_on,
+                                 "GPU problems: run the functional tests on the CPU (CUDA emulation: correctness, "
+                                 "with race, barrier and bounds checks; no timing); the default without a usable GPU");
+    app.add_flag("--no-emulate", emulate_off, "GPU problems: never emulate (SKIP where there is no usable GPU)")
+        ->excludes(emulate);
     app.add_flag("--sandbox", opt.sandbox,
                  "run the submission under bubblewrap: no network, read-only files but a private /tmp");
     app.add_flag("--no-side-by-side", no_side_by_side,
@@ -341,7 +353,12 @@ struct GradingFlags {
   void settle() {
     opt.bench = !no_bench;
     opt.side_by_side = !no_side_by_side;
-    if (opt.sanitize && compute_sanitizer_path().empty())
+    if (emulate_on && !emulator_built())
+      throw UsageError("--emulate needs the CUDA emulator, which is built on x86-64 only");
+    opt.emulation = emulate_on ? Emulation::On : emulate_off ? Emulation::Off : Emulation::Auto;
+    // Under emulation --sanitize is the emulator's leak check, which needs no compute-sanitizer.
+    const bool emulating = emulate_on || (nvcc_path().empty() && !emulate_off && emulator_built());
+    if (opt.sanitize && compute_sanitizer_path().empty() && !emulating)
       throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
     if (opt.sandbox && bubblewrap_path().empty())
       throw UsageError("--sandbox needs bubblewrap (apt-get install bubblewrap), which is not installed here");

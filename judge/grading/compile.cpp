@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "judge/files.h"
+#include "judge/grading/emulation.h"
 #include "judge/grading/libraries.h"
 #include "judge/isolation/process.h"
 #include "judge/isolation/sandbox.h"
@@ -19,10 +20,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> compile_command(const Problem& p, const fs::path& header, const fs::path& src,
-                                         const fs::path& out, const std::string& arch, bool vendor) {
+std::vector<std::string> compile_command(const Problem& p, const Paths& paths, const fs::path& header,
+                                         const fs::path& src, const fs::path& out, const std::string& arch,
+                                         bool vendor, bool emulate) {
   std::vector<std::string> argv;
-  if (p.info().source_ext == "cu") {
+  if (emulate) {
+    // The emulator: every load and store of the submission calls the emulator's check
+    // (GCC's thread-sanitizer instrumentation, linked without its runtime: the default
+    // libraries named one by one, libtsan left out; the emulator defines the callbacks);
+    // floats contracted into FMAs as nvcc does.
+    const fs::path inc = emulator_include(paths), lib = emulator_library_dir(paths);
+    argv = {"g++", "-std=c++20", "-O2", "-march=native", "-ffp-contract=fast", "-fPIC", "-shared",
+            "-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0", "-DHPCJUDGE_SUBMISSION",
+            "-I" + inc.string(), "-include", (inc / "hpcjudge_emulate.h").string(), "-include", header.string(),
+            "-x", "c++", src.string(), "-x", "none", "-nodefaultlibs", "-L" + lib.string(), "-lhpcjudge-emulate",
+            "-Wl,-rpath," + lib.string(), "-lstdc++", "-lm", "-lc", "-lgcc_s", "-lgcc", "-Wl,-z,defs"};
+  } else if (p.info().source_ext == "cu") {
     // The shared CUDA runtime: the runner's own, so its cudaGetLastError sees the submission's launches.
     argv = {nvcc_path(), "-std=c++20", "-O3", "-arch=" + arch, "-cudart", "shared", "-Xcompiler", "-fPIC",
             "-shared", "-DHPCJUDGE_SUBMISSION", "-include", header.string(), src.string(),
@@ -48,8 +61,9 @@ std::vector<std::string> compile_command(const Problem& p, const fs::path& heade
 
 // Where a submission may take files from: its own folder (the copy, the
 // header, the compiler's temporary files) and the system's and CUDA's headers.
-std::vector<fs::path> allowed_sources(const fs::path& workdir) {
+std::vector<fs::path> allowed_sources(const fs::path& workdir, const fs::path& emulator) {
   std::vector<fs::path> roots = {workdir, "/usr/include", "/usr/lib/gcc", "/usr/local/include"};
+  if (!emulator.empty()) roots.push_back(emulator);
 #ifdef HPCJUDGE_CBLAS_INCLUDE
   roots.push_back(HPCJUDGE_CBLAS_INCLUDE);
 #endif
@@ -111,6 +125,9 @@ std::string limits_note(size_t memory) {
 }  // namespace
 
 fs::path compiled_library(const fs::path& workdir) { return workdir / "submission.so"; }
+
+fs::path emulator_include(const Paths& paths) { return paths.root / "emulate" / "include"; }
+fs::path emulator_library_dir(const Paths& paths) { return paths.runner.parent_path(); }
 
 std::string expected_signature(const Problem& p, const Paths& paths) {
   std::ifstream f(paths.problem_dir(p.info().slug) / "solve.h");
@@ -180,8 +197,17 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   const auto t0 = std::chrono::steady_clock::now();
   const fs::path src = workdir / ("solution." + p.info().source_ext), header = workdir / "solve.h";
   const fs::path deps = workdir / "deps.d", as_deps = workdir / "as.d";
+  if (opt.emulate) {
+    // What the emulator cannot run is CE before anything is compiled, never a wrong verdict.
+    if (const std::string why = unsupported_for_emulation(p, source); !why.empty()) {
+      r.seconds = since(t0);
+      r.message = why;
+      r.log = why + "\n";
+      return r;
+    }
+  }
   {
-    std::ofstream(src, std::ios::binary) << source;
+    std::ofstream(src, std::ios::binary) << (opt.emulate ? rewrite_for_emulation(source) : source);
     fs::copy_file(paths.problem_dir(p.info().slug) / "solve.h", header, fs::copy_options::overwrite_existing);
   }
   SpawnOptions run;
@@ -196,11 +222,16 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
     run.uid = fresh_runner_uid();
     if (chown(workdir.c_str(), run.uid, run.uid) != 0) run.uid = 0;
   }
-  if (opt.sandbox) run.argv = sandbox_wrapper(paths, {.folder = workdir, .compiler = true, .hidden = opt.hidden});
-  for (auto& a : compile_command(p, header, src, compiled_library(workdir), opt.arch, opt.vendor))
+  std::vector<fs::path> emulator_dirs;
+  if (opt.emulate) emulator_dirs = {emulator_include(paths), emulator_library_dir(paths)};
+  if (opt.sandbox)
+    run.argv = sandbox_wrapper(paths, {.folder = workdir, .compiler = true, .hidden = opt.hidden, .read_only = emulator_dirs});
+  for (auto& a : compile_command(p, paths, header, src, compiled_library(workdir), opt.arch, opt.vendor, opt.emulate))
     run.argv.push_back(std::move(a));
   for (const auto& a : run.argv) r.command += (r.command.empty() ? "" : " ") + a;
-  const std::vector<fs::path> allowed = allowed_sources(workdir);
+  std::error_code ec;
+  const std::vector<fs::path> allowed =
+      allowed_sources(workdir, opt.emulate ? fs::canonical(emulator_include(paths), ec) : fs::path());
   auto finish = [&](const std::string& message, const std::string& log) {
     if (run.uid != 0) {
       std::error_code ec;
@@ -234,7 +265,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   // The compile, listing what it read once more (a file may include another only some of the time), the
   // assembler too (what .incbin took in).
   run.argv.insert(run.argv.end(), {"-MD", "-MF", deps.string()});
-  if (p.info().source_ext == "cu") run.argv.push_back("-Xcompiler=-Wa\\,--MD\\," + as_deps.string());
+  if (p.info().source_ext == "cu" && !opt.emulate) run.argv.push_back("-Xcompiler=-Wa\\,--MD\\," + as_deps.string());
   else run.argv.push_back("-Wa,--MD," + as_deps.string());
   const RunResult c = run_command(run, 120);
   bool have_deps = false, have_as = false;
@@ -248,7 +279,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
     return finish("the compiler did not list the files it read, so its output is not used", "");
   }
   if (r.ok) {
-    if (p.info().source_ext == "cu") r.kernels = parse_ptxas_info(c.output, opt.arch);
+    if (p.info().source_ext == "cu" && !opt.emulate) r.kernels = parse_ptxas_info(c.output, opt.arch);
     return finish("", c.output);
   }
   // Without the list of what it read, only diagnostics in the submission's own files are kept.
@@ -264,6 +295,8 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
     return finish("solve() does not match the expected signature: " + sig, log);
   if (log.find("undefined reference to `solve'") != std::string::npos)
     return finish("no extern \"C\" solve() is defined; expected: " + sig, log);
+  if (opt.emulate)
+    if (const std::string why = unsupported_in_log(log); !why.empty()) return finish(why, log);
   return finish(first_error(log), log);
 }
 

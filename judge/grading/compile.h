@@ -36,6 +36,9 @@ struct CompileOptions {
   // (C++) and exempt from the problem's library rule.
   bool vendor = false;
   bool sandbox = false;  // the compiler under bubblewrap
+  // A GPU problem compiled for the CUDA emulator (judge/grading/emulation.h): g++
+  // against emulate/include, linked with the emulator's library, not nvcc.
+  bool emulate = false;
   std::vector<std::filesystem::path> hidden;  // more paths the sandbox hides
 };
 
@@ -50,6 +53,10 @@ inline constexpr size_t kCompilerLog = 256 * 1024;
 // `workdir` is a fresh folder of the judge's.
 CompileResult compile_submission(const Problem& p, const Paths& paths, const std::string& source,
                                  const std::filesystem::path& workdir, const CompileOptions& opt);
+
+// The emulator's headers and the folder of its library (the runner's).
+std::filesystem::path emulator_include(const Paths& paths);
+std::filesystem::path emulator_library_dir(const Paths& paths);
 
 // The library compile_submission() writes.
 std::filesystem::path compiled_library(const std::filesystem::path& workdir);

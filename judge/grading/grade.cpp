@@ -49,24 +49,58 @@ size_t host_memory_limit(const Problem& p) {
 
 // One functional test: inputs of input set `set`, the call, every check.
 TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
-                    const Paths& paths, Session& s) {
+                    const Paths& paths, Session& s, bool emulated) {
   LaidCase l = lay_out(p, c, s, opt.seed);
   if (l.failure) return {name, c.size_string(), l.failure->verdict, 0, l.failure->message, 0, 0, std::nullopt};
   p.generate(c, opt.seed, set, l.buffers());
   const Expected expected = reference_answer(p, c, l.buffers(), paths);
   prepare(l, s.image());
-  const double limit = p.info().test_time_limit_s;
+  const double limit = p.info().test_time_limit_s * (emulated ? kEmulatedTimeScale : 1);
   const CallOutcome o = s.call(l.sig, l.layout, {.timeout_s = limit, .device_memory_limit = l.device_memory_limit});
   Checked ck = judge_call(p, c, l, {&expected}, o, s.image(), s.result());
   if (s.alive() && ck.verdict != Verdict::RE && ck.verdict != Verdict::TLE)
     if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
+  // Emulated --sanitize: device memory solve() allocated and left allocated is a leak, as memcheck's leak check
+  // says; the emulator's bounds checks, which run anyway, stand for memcheck's and are named so.
+  if (emulated && opt.sanitize && ck.verdict == Verdict::AC && o.device_held_bytes && *o.device_held_bytes > 0)
+    ck = {Verdict::RE, "memcheck: solve() left " + std::to_string(*o.device_held_bytes) +
+                           " bytes of device memory allocated that it never freed (a leak; CPU emulation's leak check)"};
+  else if (emulated && opt.sanitize && ck.verdict == Verdict::RE)
+    ck.message = "memcheck: " + ck.message + " (CPU emulation's checks)";
   return {name, c.size_string(), ck.verdict, o.seconds, ck.message, ck.max_abs, ck.max_rel, o.device_peak_bytes,
           ck.summary};
 }
 
+// Why a test is too large for CPU emulation, or "" (ProblemInfo::emulation_max_bytes, _flops).
+std::string too_large_to_emulate(const Problem& p, const Case& c) {
+  const Model m = p.model(c);
+  const ProblemInfo& i = p.info();
+  char why[240];
+  if (m.bytes > i.emulation_max_bytes) {
+    std::snprintf(why, sizeof why, "too large for CPU emulation: %.3g MB of traffic, over the %.3g MB it runs; "
+                  "judged on a GPU only", m.bytes / 1e6, i.emulation_max_bytes / 1e6);
+    return why;
+  }
+  if (m.flops > i.emulation_max_flops) {
+    std::snprintf(why, sizeof why, "too large for CPU emulation: %.3g FLOP, over the %.3g it runs; judged on a GPU only",
+                  m.flops, i.emulation_max_flops);
+    return why;
+  }
+  return "";
+}
+
 void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Session& s, Report& r,
                Listener& listener) {
-  std::vector<Case> cases = p.tests();
+  std::vector<Case> cases;
+  for (const Case& c : p.tests()) {
+    const std::string why = r.emulated ? too_large_to_emulate(p, c) : "";
+    if (why.empty()) {
+      cases.push_back(c);
+      continue;
+    }
+    r.emulation_skipped.push_back({c.name, why});
+    listener.note("test " + c.name + " (" + c.size_string() + ") skipped: " + why);
+  }
   // The last (largest) test once more with other inputs in the same buffers:
   // an answer cached from an earlier call with the same pointers and sizes fails.
   std::vector<std::pair<std::string, uint32_t>> runs;
@@ -77,7 +111,7 @@ void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Se
   }
   double spent = 0;  // solve() time over the tests so far
   for (size_t i = 0; i < cases.size(); ++i) {
-    const TestResult t = run_test(p, cases[i], runs[i].first, runs[i].second, opt, paths, s);
+    const TestResult t = run_test(p, cases[i], runs[i].first, runs[i].second, opt, paths, s, r.emulated);
     r.tests.push_back(t);
     listener.test_done(t);
     if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + t.name, t.message);
@@ -85,12 +119,13 @@ void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Se
     if (!s.alive() || (t.verdict != Verdict::AC && t.verdict != Verdict::WA)) return;
     // The phase's limit: calls each under the per-call limit cannot add up to hours.
     spent += t.seconds;
-    if (spent > p.info().tests_time_limit_s) {
-      char why[160];
+    const double all_limit = p.info().tests_time_limit_s * (r.emulated ? kEmulatedTimeScale : 1);
+    if (spent > all_limit) {
+      char why[200];
       std::snprintf(why, sizeof why,
                     "the functional tests took %.3g s of solve() time up to test %s; the limit for all of them is "
-                    "%.3g s",
-                    spent, t.name.c_str(), p.info().tests_time_limit_s);
+                    "%.3g s%s",
+                    spent, t.name.c_str(), all_limit, r.emulated ? " (CPU emulation: 4 times the GPU's)" : "");
       set_verdict(r, Verdict::TLE, "", why);
       return;
     }
@@ -398,34 +433,41 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   const bool gpu = p.info().kind == Kind::GPU;
   std::string arch = "sm_90";  // without a device: compile for Hopper, to report CE all the same
   const GpuProbe* device = nullptr;
-  if (gpu) {
-    if (nvcc_path().empty()) {
+  bool emulate = gpu && opt.emulation == Emulation::On;
+  if (gpu && !emulate) {
+    const bool can_emulate = opt.emulation == Emulation::Auto && emulator_built();
+    if (nvcc_path().empty() && !can_emulate) {
       set_verdict(r, Verdict::SKIP, "", "the judge was built without the CUDA toolkit (no nvcc)");
       return r;
     }
-    device = &probe_gpu(paths, opt.device);
-    if (device->usable()) {
+    if (!nvcc_path().empty()) device = &probe_gpu(paths, opt.device);
+    if (device && device->usable()) {
       arch = device->device.value("arch", arch);
       r.machine.gpu = device->device;
+    } else if (can_emulate) {
+      emulate = true;  // no usable GPU here: the functional tests on the CPU
+      if (device) r.machine.gpu["error"] = device->error;
     }
   }
+  r.emulated = emulate;
+  if (emulate) r.machine.gpu["emulated"] = "CPU emulation of an H100/H200-class GPU (sm_90); no GPU was used";
   TempDir tmp;
   const fs::path lib = compiled_library(tmp.path);
   const CompileResult cr = compile_submission(p, paths, source, tmp.path,
                                               {.arch = arch, .vendor = opt.vendor, .sandbox = opt.sandbox,
-                                               .hidden = opt.hidden});
+                                               .emulate = emulate, .hidden = opt.hidden});
   r.compiled = cr.ok;
   r.compile_command = cr.command;
   r.compile_log = cr.log;
   r.compile_seconds = cr.seconds;
-  if (gpu) r.compile_arch = arch;
+  if (gpu && !emulate) r.compile_arch = arch;
   r.kernels = cr.kernels;
   listener.compiled(r);
   if (!cr.ok) {
     set_verdict(r, Verdict::CE, "", cr.message);
     return r;
   }
-  if (gpu && !device->usable()) {
+  if (gpu && !emulate && !device->usable()) {
     set_verdict(r, Verdict::SKIP, "", no_device_message(*device));
     r.machine.gpu["error"] = device->error;  // the CUDA runtime's own words, for the --json report
     r.score.note = "your file compiles; to run and score it, judge it on a machine with an NVIDIA GPU "
@@ -441,7 +483,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                          .threads = r.machine.threads,
                                          .device = opt.device,
                                          .wrapper = wrapper,
-                                         .memory_limit = host_memory_limit(p)};
+                                         .memory_limit = host_memory_limit(p),
+                                         .emulate = emulate};
     Session s(paths, p, session_options);
     const CallOutcome started = s.start(60);
     const auto trip = [](const RoundTrip& t) {
@@ -459,9 +502,10 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       // A profile runs one performance case only: a test's launches would be profiled instead.
       if (opt.only_case.empty()) run_tests(p, opt, paths, s, r, listener);
       // A race is RE, worse than the WA it may also cause: look for one then too.
-      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu && opt.only_case.empty())
+      // Under emulation the emulator's own checks (races, barriers, bounds) ran on every access already.
+      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu && !emulate && opt.only_case.empty())
         run_sanitizers(p, lib, opt, paths, r, listener);
-      if (r.verdict == Verdict::AC && opt.bench) {
+      if (r.verdict == Verdict::AC && opt.bench && !emulate) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = s.sensors();
         PeaksInUse peaks(paths, r, p.info().kind, opt.device);
         // The references beside the submission, when this grade is scored
@@ -485,8 +529,23 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     r.output = s.output();
     r.output_bytes = s.output_bytes();
   }
-  if (opt.score) score_report(p, paths, opt, r, listener);
+  if (opt.score) {
+    GradeOptions scored = opt;
+    if (emulate) scored.bench = false;
+    score_report(p, paths, scored, r, listener);
+    if (emulate && r.verdict == Verdict::AC)
+      r.score.note = "CPU emulation: correctness points only; the performance score needs a GPU (emulated code is "
+                     "not timed: its speed says nothing of the GPU's)";
+  }
   return r;
+}
+
+bool emulator_built() {
+#ifdef HPCJUDGE_HAVE_EMULATOR
+  return true;
+#else
+  return false;
+#endif
 }
 
 }  // namespace hpcjudge

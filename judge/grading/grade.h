@@ -18,6 +18,16 @@ inline constexpr size_t kMaxSourceBytes = size_t{4} << 20;  // a submission's so
 // The last (largest) test runs a second time with other inputs, named "<name> (new inputs)".
 inline constexpr std::string_view kNewInputs = " (new inputs)";
 
+// A GPU problem's code on the CPU (judge/grading/emulation.h): Auto emulates where
+// this machine has no usable GPU (or no nvcc), On always, Off never (SKIP there).
+enum class Emulation { Auto, On, Off };
+
+// Under emulation the per-call and all-tests limits are this many times the problem's.
+inline constexpr double kEmulatedTimeScale = 4;
+
+// Whether this judge was built with the CUDA emulator (x86-64).
+bool emulator_built();
+
 struct GradeOptions {
   uint64_t seed = kPublicSeed;
   bool seed_secret = false;  // the seed came from --seed-file: the report says "secret"
@@ -29,6 +39,7 @@ struct GradeOptions {
   int threads = 0;    // OpenMP threads; 0 = every core
   int device = 0;     // the CUDA device
   bool sanitize = false;  // compute-sanitizer memcheck on the functional tests
+  Emulation emulation = Emulation::Auto;
   bool sandbox = false;   // the runner under bubblewrap (judge/isolation/sandbox.h)
   // A batch's participant folder: the file must be a regular file inside it
   // (judge/files.h), not a symbolic link; elsewhere a link is followed to a regular file.

@@ -42,6 +42,7 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
       const fs::path top = cuda_toolkit().top;
       if (!top.empty()) w.insert(w.end(), {"--ro-bind", top.string(), top.string()});
     }
+    for (const fs::path& dir : opt.read_only) w.insert(w.end(), {"--ro-bind", dir.string(), dir.string()});
   } else {
     w.insert(w.end(), {"--ro-bind", "/", "/"});
   }

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "harness/channel.h"
+#include "harness/spans.h"
 #include "judge/measure/gpu.h"
 
 namespace hpcjudge {
@@ -127,6 +128,8 @@ std::vector<protocol::CallArg> call_args(const Signature& sig, const ArenaLayout
       c.offset = layout.offset[a.buffer];
       c.bytes = layout.bytes[a.buffer];
       c.workspace = sig.buffers[a.buffer].role == Role::Workspace;
+      c.name = sig.buffers[a.buffer].name;
+      c.elem = dtype_size(sig.buffers[a.buffer].type);
     } else {
       c.value = a.scalar;
     }
@@ -363,6 +366,9 @@ void Session::setup_buffers(double timeout_s, CallOutcome& o) {
   if (problem_.info().kind == Kind::CPU) {
     mode_ = "host";
     buffers_note_ = "host arena shared with the runner";
+  } else if (opt_.emulate) {
+    mode_ = "emulate";
+    buffers_note_ = "host arena shared with the runner, as the emulated GPU's memory (CPU emulation)";
   } else if (opt_.exact_buffers) {
     mode_ = "exact";
     buffers_note_ = "the runner's own device memory, one allocation per buffer (compute-sanitizer)";
@@ -426,7 +432,7 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
 
 void Session::flush_caches() {
   if (device_) device_->flush_caches();
-  else if (mode_ == "host") flusher_.flush();
+  else if (host_arena()) flusher_.flush();
 }
 
 CallOutcome Session::start(double timeout_s) {
@@ -490,8 +496,15 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     device_->upload(image_.base(), layout.total, scratch, !keep_workspace);
     if (opt.flush) flush_caches();
   } else {
-    std::memcpy(arena_.base(), image_.base(), copied);
-    if (mode_ != "host") {
+    if (mode_ == "emulate" && !scratch.empty()) {
+      // An emulated GPU problem's workspace: garbage, as on the device, and the guard zones after it copied.
+      around(layout.total, scratch, [&](size_t from, size_t to) { std::memcpy(arena_.base() + from, image_.base() + from, to - from); });
+      const int g = garbage_byte();
+      for (const auto& [off, n] : scratch) std::memset(arena_.base() + off, g, n);
+    } else {
+      std::memcpy(arena_.base(), image_.base(), copied);
+    }
+    if (!host_arena()) {
       Request up;
       up.op = Op::Upload;
       up.args = args;
@@ -513,11 +526,12 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   o.reported_seconds = x.reply->seconds;
   o.ret = x.reply->ret;
   o.device_peak_bytes = x.reply->device_peak_bytes;
+  o.device_held_bytes = x.reply->device_held_bytes;
   if (o.status != CallOutcome::Ok) return o;
   // The buffers as they are now, read by the judge.
   if (device_) {
     device_->download(readback_.base(), layout.total, scratch);
-  } else if (mode_ != "host") {
+  } else if (!host_arena()) {
     Request down;
     down.op = Op::Download;
     down.args = args;

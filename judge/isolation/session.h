@@ -36,6 +36,7 @@ struct CallOutcome {
   double reported_seconds = 0;  // what the runner said it took: only cross-checked
   int64_t ret = 0;              // solve()'s return value, for problems whose solve returns one
   std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
+  std::optional<size_t> device_held_bytes;  // CPU emulation: what it left allocated after the call
   std::string message;
 };
 
@@ -46,6 +47,7 @@ struct SessionOptions {
   std::vector<std::string> wrapper;  // commands the runner runs under (bubblewrap, compute-sanitizer), or none
   bool exact_buffers = false;      // GPU: a device allocation of the runner's per buffer (for the sanitizers)
   size_t memory_limit = 0;         // bytes of host memory the runner may take (0: none)
+  bool emulate = false;            // GPU problem under CPU emulation: its buffers in the host arena
 };
 
 struct CallOptions {
@@ -120,6 +122,7 @@ class Session {
   void setup_buffers(double timeout_s, CallOutcome& o);
   RoundTrip measure_round_trip(bool flush, double timeout_s, CallOutcome& o);
   void flush_caches();
+  bool host_arena() const { return mode_ == "host" || mode_ == "emulate"; }
   void ended(CallOutcome& o, const std::string& why, CallOutcome::Status status);
   ExitStatus reap();
 

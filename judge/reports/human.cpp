@@ -159,7 +159,13 @@ void HumanPrinter::finished(const Report& r) {
                                         static_cast<double>(*r.device_peak_bytes) / (1 << 20)))
                             .c_str());
   if (r.output_bytes > 0) std::printf("%s", submission_output(r, opt_.output_lines).c_str());
+  if (r.emulated && !r.emulation_skipped.empty()) {
+    std::printf("%s\n", style_.dim("not run under CPU emulation (too large; judged on a GPU only):").c_str());
+    for (const auto& [name, why] : r.emulation_skipped)
+      std::printf("%s\n", style_.dim("  " + name + ": " + why).c_str());
+  }
   std::printf("verdict %s", style_.paint(r.verdict, verdict_name(r.verdict)).c_str());
+  if (r.emulated) std::printf(" (emulated: the CUDA code ran on the CPU)");
   const std::string pm = r.score.plus_minus() ? fmt(" ± %.1f", *r.score.plus_minus()) : std::string();
   std::printf("   score %.1f%s / %.0f (correctness %.0f + performance %.1f / %.0f%s)\n", r.score.total(), pm.c_str(),
               r.score.max, r.score.correctness, r.score.performance, r.score.max - problem_.info().points.correctness,

@@ -87,6 +87,13 @@ nlohmann::json Report::to_json() const {
   j["device_peak_bytes"] = opt(device_peak_bytes);
   j["machine"] = machine.to_json();
   j["timing"] = timing;
+  if (emulated) {
+    j["emulated"] = true;
+    j["emulation"] = {{"what", "the submission's CUDA ran on the CPU (CPU emulation): correctness only, no timing"},
+                      {"skipped_tests", json::array()}};
+    for (const auto& [name, why] : emulation_skipped)
+      j["emulation"]["skipped_tests"].push_back({{"name", name}, {"why", why}});
+  }
   j["output"] = {{"text", output}, {"bytes", output_bytes}, {"truncated", output_bytes > output.size()}};
   if (!graded_from.empty()) j["graded_from"] = graded_from.to_json();
   if (!source_path.empty()) j["source_path"] = source_path;

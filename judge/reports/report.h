@@ -100,6 +100,9 @@ struct Report {
   std::optional<size_t> device_peak_bytes;
   // How the calls were timed: the judge's clock, the round trip subtracted, where the buffers were.
   nlohmann::json timing = nlohmann::json::object();
+  // GPU problems run on the CPU (judge --emulate): the tests left out for their size, with the reason.
+  bool emulated = false;
+  std::vector<std::pair<std::string, std::string>> emulation_skipped;
   std::string output;  // what the submission printed (first 64 KiB)
   size_t output_bytes = 0;
   // What it was graded from (judge/reports/record.h), and the file's absolute path:

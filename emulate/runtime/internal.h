@@ -1,0 +1,98 @@
+// The emulator's own state, shared by its parts (never seen by a submission):
+//   fiber.cpp    the threads' stacks and the switch between them
+//   launch.cpp   grids, blocks, the scheduler and the block barrier
+//   warp.cpp     warp collectives
+//   memory.cpp   the device range, allocations, shared memory, every access checked, the race check
+//   api.cpp      errors, streams, events, the device's description, atomics, what the runner asks
+#pragma once
+#include <csetjmp>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hpcjudge_emulate.h"
+
+namespace hpcjudge_emu {
+
+// --- fibers ---------------------------------------------------------------------------
+struct Stack {
+  char* base = nullptr;  // the lowest usable byte (a guard page lies below)
+  size_t size = 0;
+};
+Stack* take_stack();
+void give_stack(Stack* s);
+// A fresh context on `s` that starts in `entry` (which never returns).
+void* new_context(Stack* s, void (*entry)());
+// Saves the running context in *save and continues the one at `to`.
+extern "C" void hpcjudge_emu_switch(void** save, void* to);
+
+// --- threads and blocks -----------------------------------------------------------------
+struct Thread {
+  enum State : uint8_t { Unstarted, Runnable, AtBarrier, AtWarp, Exited };
+  uint3 idx{};
+  unsigned linear = 0, warp = 0, lane = 0;
+  State state = Unstarted;
+  void* sp = nullptr;
+  Stack* stack = nullptr;
+  uint16_t epoch = 0;  // warp collectives this thread took part in (the race check's order within a warp)
+  // At a block barrier.
+  int line = 0;
+  BarrierKind bkind = BarrierKind::Plain;
+  int pred = 0, result = 0;
+  // At a warp collective.
+  WarpOp op = WarpOp::Sync;
+  unsigned mask = 0;
+  uint64_t value = 0, wresult = 0;
+  int arg = 0, width = 32;
+  bool is_signed = false;
+};
+
+struct Block {
+  uint3 idx{};
+  unsigned nthreads = 0, nwarps = 0;
+  unsigned arrived = 0, exited = 0;
+  uint32_t serial = 0;    // a number no other block of the process had: the race check's fresh cells
+  uint32_t interval = 0;  // block barriers completed
+  std::vector<Thread> threads;
+  std::vector<uint8_t> at_warp;  // per warp: lanes waiting in a warp collective (most checks skip a warp with none)
+  std::vector<unsigned> order;
+};
+
+struct Launch {
+  const char* name = "";
+  dim3 grid, block;
+  size_t shared = 0;
+  Body body = nullptr;
+  void* closure = nullptr;
+  sigjmp_buf env;
+};
+
+extern Launch* g_launch;  // the running grid, or null
+extern Block g_block;
+extern Thread* g_thread;  // the running emulated thread, or null (host code)
+extern uint64_t g_launches;
+
+// Ends the running grid with `why` (a sticky error, as a kernel fault is on the GPU).
+[[noreturn]] void fail(cudaError_t code, const std::string& why);
+// "thread (x,y,z) of block (x,y,z)".
+std::string describe_thread(unsigned linear);
+std::string where_kernel();  // "in kernel NAME"
+// Back to the scheduler until this thread may continue.
+void yield();
+std::string hex(uint64_t v);
+
+// --- errors ----------------------------------------------------------------------------
+void set_sticky(cudaError_t code, const std::string& detail);
+void set_launch_error(cudaError_t code, const std::string& detail);
+void note_host_error(const std::string& detail);  // host code touched device memory: RE, the call goes on
+bool sticky_set();
+
+// --- memory ------------------------------------------------------------------------------
+enum class Access : uint8_t { Read, Write, Atomic };
+// Checks an access of the running code (kernel or host) and, in shared memory, the race rule.
+void check_access(uintptr_t addr, size_t size, Access kind);
+void reset_shared_for_launch(size_t dynamic_bytes);
+size_t max_dynamic_shared_optin();
+
+}  // namespace hpcjudge_emu

@@ -1,0 +1,495 @@
+// Device memory and every access to it. All of it lies in one reserved range:
+//   [0, 256 GiB)          the judge's buffers (the shared host arena, mapped here by the runner)
+//   [256 GiB, +64 MiB)    __shared__ variables (each at its own place, 4 KiB apart), then
+//                         the dynamic shared memory of the running launch
+//   [257 GiB, 513 GiB)    cudaMalloc: each allocation on pages of its own, never reused,
+//                         with an unmapped page after it
+// The submission is compiled with GCC's thread-sanitizer instrumentation (and
+// without its runtime): every load and store calls __tsan_readN/__tsan_writeN,
+// defined here. An address outside the range costs one comparison; one inside it is checked
+// against the buffer, allocation or shared variable it falls in (out of bounds
+// is an error naming the kernel, the buffer and the index), and in shared
+// memory against the race rule: two threads of a block touching the same byte
+// between two barriers, one of them writing, unless both are lanes of one warp
+// ordered by a warp collective, or both accesses are atomic.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "internal.h"
+#include "runner.h"
+
+namespace hpcjudge_emu {
+
+namespace {
+
+constexpr uintptr_t GiB = uintptr_t{1} << 30;
+constexpr uintptr_t kArenaSpan = 256 * GiB, kSharedOff = 256 * GiB, kSharedSpan = 64 << 20;
+constexpr uintptr_t kDynamicOff = kSharedOff + (48 << 20), kHeapOff = 257 * GiB, kHeapSpan = 256 * GiB;
+constexpr uintptr_t kSpan = kHeapOff + kHeapSpan;
+constexpr size_t kPage = 4096;
+
+uintptr_t g_lo = 0, g_span = 0;  // the reserved range; g_span = 0 until set up (every access passes)
+size_t arena_mapped = 0;
+size_t static_shared_used = 0;  // bump offset in the __shared__ window
+size_t dynamic_bytes = 0;       // the running launch's dynamic shared memory
+std::string dynamic_name = "the dynamic shared memory";
+
+// The judge's buffers of the current call.
+std::vector<runner::Buffer> buffers;
+
+struct Allocation {
+  size_t bytes = 0;
+  uint64_t number = 0;  // the n-th allocation of the process
+  bool managed = false;
+  bool live = true;
+};
+std::mutex heap_mutex;
+std::map<uintptr_t, Allocation> allocations;
+uintptr_t heap_next = 0;
+uint64_t allocations_made = 0;
+runner::Ledger ledger;
+
+// One shadow cell per byte of shared memory: who touched it in the current barrier interval.
+struct Cell {
+  uint32_t serial = 0, interval = 0;  // the block and interval the rest is for
+  uint16_t w_tid = 0, w_epoch = 0;    // the last writer
+  uint16_t r_tid = 0, r_epoch = 0;    // the last reader, and the highest epoch of the readers before it
+  uint16_t r_others = 0, r_other_tid = 0;  // ... and one of them
+  uint16_t a_tid = 0;                 // the last atomic
+  uint8_t r_warp = 0;                 // the readers' warp, or kManyWarps
+  uint8_t flags = 0;
+};
+constexpr uint8_t kW = 1, kR = 2, kRMany = 4, kA = 8, kAMany = 16, kManyWarps = 0xff;
+
+struct SharedVar {
+  uintptr_t start = 0;
+  size_t bytes = 0;
+  std::string name;
+  int line = 0;
+  std::vector<Cell> cells;
+};
+std::vector<SharedVar> shared_vars;  // by address (allocated in order)
+std::vector<Cell> dynamic_cells;
+
+std::string element(const std::string& name, intptr_t index) { return name + "[" + std::to_string(index) + "]"; }
+
+[[noreturn]] void out_of_bounds(const std::string& what) { fail(cudaErrorIllegalAddress, what + " " + where_kernel() + ", by " + describe_thread(g_thread->linear)); }
+
+const char* verb(Access k) { return k == Access::Read ? "read" : k == Access::Write ? "write" : "atomic"; }
+
+void report(bool device_code, const std::string& what) {
+  if (device_code) out_of_bounds(what);
+  note_host_error("solve() (host code) touched device memory: " + what +
+                  "; a device pointer cannot be dereferenced on the host (on a GPU this is a crash)");
+}
+
+// The judge's buffers: inside one, or past the end of the nearest.
+void check_arena(uintptr_t off, size_t size, Access kind, bool device_code) {
+  const runner::Buffer* below = nullptr;
+  const runner::Buffer* above = nullptr;
+  for (const runner::Buffer& b : buffers) {
+    if (off >= b.offset && off + size <= b.offset + b.bytes) {
+      if (device_code) return;
+      return report(false, std::string(verb(kind)) + " of " + element(b.name, static_cast<intptr_t>((off - b.offset) / b.elem)));
+    }
+    if (b.offset <= off && (!below || b.offset > below->offset)) below = &b;
+    if (b.offset > off && (!above || b.offset < above->offset)) above = &b;
+  }
+  std::string what;
+  const bool nearer_below = below && (!above || off - (below->offset + below->bytes) <= above->offset - off);
+  if (nearer_below) {
+    const intptr_t index = static_cast<intptr_t>((off - below->offset) / below->elem);
+    const size_t count = below->bytes / below->elem;
+    what = std::string(verb(kind)) + " past the end of " + below->name + ": " + element(below->name, index) + ", " +
+           std::to_string(index - static_cast<intptr_t>(count) + 1) + " element(s) past its last (" + below->name +
+           " has " + std::to_string(count) + ")";
+  } else if (above) {
+    const intptr_t index = -static_cast<intptr_t>((above->offset - off + above->elem - 1) / above->elem);
+    what = std::string(verb(kind)) + " before the start of " + above->name + ": " + element(above->name, index);
+  } else {
+    what = std::string(verb(kind)) + " at " + hex(g_lo + off) + ", outside every buffer";
+  }
+  report(device_code, what);
+}
+
+void check_heap(uintptr_t addr, size_t size, Access kind, bool device_code) {
+  std::lock_guard lock(heap_mutex);
+  auto it = allocations.upper_bound(addr);
+  if (it != allocations.begin()) {
+    --it;
+    const Allocation& a = it->second;
+    const uintptr_t start = it->first;
+    if (addr + size <= start + a.bytes && a.live && (device_code || a.managed)) return;  // the common case
+    const std::string which = "the " + std::to_string(a.bytes) + "-byte cudaMalloc allocation #" + std::to_string(a.number);
+    if (addr + size <= start + a.bytes) {
+      if (!a.live) return report(device_code, std::string(verb(kind)) + " of " + which + " after cudaFree (byte " + std::to_string(addr - start) + ")");
+      return report(false, std::string(verb(kind)) + " of byte " + std::to_string(addr - start) + " of " + which);
+    }
+    return report(device_code, std::string(verb(kind)) + " past the end of " + which + ": byte " +
+                                   std::to_string(addr - start) + ", " + std::to_string(addr + size - start - a.bytes) +
+                                   " past its end");
+  }
+  report(device_code, std::string(verb(kind)) + " at " + hex(addr) + ", in no allocation");
+}
+
+// The race rule on one byte's cell, for the running thread.
+// `prefix` + `name` names the memory (built only for a report: this runs for every byte of every access).
+void race_check(Cell& c, Access kind, const char* prefix, const std::string& name, size_t byte_offset, size_t elem) {
+  const Block& b = g_block;
+  const Thread& t = *g_thread;
+  if (c.serial != b.serial || c.interval != b.interval) c = Cell{b.serial, b.interval};
+  const auto ordered = [&](uint16_t tid, uint16_t epoch) {
+    return tid == t.linear || ((tid >> 5) == t.warp && epoch < t.epoch);
+  };
+  const auto race = [&](uint16_t other, const char* other_did, const char* this_did) {
+    const std::string full = prefix + name;
+    const std::string idx = element(full, static_cast<intptr_t>(byte_offset / elem));
+    fail(cudaErrorLaunchFailure,
+         "shared-memory race " + where_kernel() + " on " + full + ": " + describe_thread(other) + " " + other_did +
+             " " + idx + " (byte " + std::to_string(byte_offset) + ") and " + describe_thread(t.linear) + " " +
+             this_did + " it with no __syncthreads() between them");
+  };
+  const char* did = kind == Access::Read ? "read" : kind == Access::Write ? "wrote" : "updated atomically";
+  if ((c.flags & kW) && !ordered(c.w_tid, c.w_epoch)) race(c.w_tid, "wrote", did);
+  if (kind != Access::Atomic && (c.flags & kA) && ((c.flags & kAMany) || c.a_tid != t.linear))
+    race(c.a_tid, "updated atomically", did);
+  if (kind != Access::Read && (c.flags & kR)) {
+    const bool only_me = c.r_tid == t.linear && !(c.flags & kRMany);
+    if (!only_me) {
+      const uint16_t other = c.r_tid == t.linear ? c.r_other_tid : c.r_tid;
+      if (c.r_warp == kManyWarps || c.r_warp != static_cast<uint8_t>(t.warp)) race(other, "read", did);
+      const uint16_t epochs = c.r_tid == t.linear ? c.r_others : std::max(c.r_others, c.r_epoch);
+      if (epochs >= t.epoch) race(other, "read", did);
+    }
+  }
+  switch (kind) {
+    case Access::Read:
+      if (!(c.flags & kR)) {
+        c.flags |= kR;
+        c.r_tid = static_cast<uint16_t>(t.linear);
+        c.r_epoch = t.epoch;
+        c.r_warp = static_cast<uint8_t>(t.warp);
+      } else if (c.r_tid != t.linear) {
+        c.flags |= kRMany;
+        c.r_others = std::max(c.r_others, c.r_epoch);
+        c.r_other_tid = c.r_tid;
+        if (c.r_warp != static_cast<uint8_t>(t.warp)) c.r_warp = kManyWarps;
+        c.r_tid = static_cast<uint16_t>(t.linear);
+        c.r_epoch = t.epoch;
+      } else {
+        c.r_epoch = t.epoch;
+      }
+      break;
+    case Access::Write:
+      c.flags = static_cast<uint8_t>((c.flags & ~(kR | kRMany)) | kW);
+      c.w_tid = static_cast<uint16_t>(t.linear);
+      c.w_epoch = t.epoch;
+      c.r_others = 0;
+      break;
+    case Access::Atomic:
+      if ((c.flags & kA) && c.a_tid != t.linear) c.flags |= kAMany;
+      c.flags |= kA;
+      c.a_tid = static_cast<uint16_t>(t.linear);
+      break;
+  }
+}
+
+void check_shared(uintptr_t off, size_t size, Access kind, bool device_code) {
+  const uintptr_t addr = g_lo + off;
+  if (!device_code) return report(false, std::string(verb(kind)) + " of shared memory outside a kernel");
+  if (off >= kDynamicOff) {
+    const size_t at = off - kDynamicOff;
+    if (at + size > dynamic_bytes)
+      out_of_bounds(std::string(verb(kind)) + " past the end of " + dynamic_name + ": byte " + std::to_string(at) +
+                    " of the " + std::to_string(dynamic_bytes) + " bytes this launch gave it");
+    for (size_t i = 0; i < size; ++i) race_check(dynamic_cells[at + i], kind, "", dynamic_name, at, size);
+    return;
+  }
+  auto it = std::upper_bound(shared_vars.begin(), shared_vars.end(), addr,
+                             [](uintptr_t a, const SharedVar& v) { return a < v.start; });
+  if (it == shared_vars.begin()) out_of_bounds(std::string(verb(kind)) + " of shared memory before every __shared__ variable");
+  SharedVar& v = *--it;
+  const size_t at = addr - v.start;
+  if (at + size > v.bytes)
+    out_of_bounds(std::string(verb(kind)) + " past the end of __shared__ " + v.name + " (line " + std::to_string(v.line) +
+                  ", " + std::to_string(v.bytes) + " bytes): byte " + std::to_string(at));
+  for (size_t i = 0; i < size; ++i) race_check(v.cells[at + i], kind, "__shared__ ", v.name, at, size);
+}
+
+void* reserve(uintptr_t off, size_t bytes) {
+  void* p = mmap(reinterpret_cast<void*>(g_lo + off), bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return p;
+}
+
+}  // namespace
+
+void check_access(uintptr_t addr, size_t size, Access kind) {
+  const uintptr_t off = addr - g_lo;
+  if (off >= g_span) return;
+  const bool device_code = g_thread != nullptr;
+  if (off < kArenaSpan) {
+    if (off + size <= arena_mapped || device_code) return check_arena(off, size, kind, device_code);
+  } else if (off >= kSharedOff && off < kSharedOff + kSharedSpan) {
+    return check_shared(off, size, kind, device_code);
+  } else if (off >= kHeapOff) {
+    return check_heap(addr, size, kind, device_code);
+  }
+  if (device_code) out_of_bounds(std::string(verb(kind)) + " at " + hex(addr) + ", in no buffer or allocation");
+}
+
+void reset_shared_for_launch(size_t bytes) {
+  dynamic_bytes = bytes;
+  if (dynamic_cells.size() < bytes) dynamic_cells.resize(bytes);
+}
+
+void* shared_storage(const char* name, size_t bytes, size_t align, int line) {
+  if (!g_span) throw std::runtime_error("the CUDA emulator is not set up");
+  static_shared_used = (static_shared_used + kPage - 1) / kPage * kPage;
+  static_shared_used = (static_shared_used + align - 1) / align * align;
+  if (static_shared_used + bytes + kPage > kDynamicOff - kSharedOff)
+    fail(cudaErrorLaunchOutOfResources, "too much __shared__ memory " + where_kernel());
+  SharedVar v;
+  v.start = g_lo + kSharedOff + static_shared_used;
+  v.bytes = bytes;
+  v.name = name;
+  v.line = line;
+  v.cells.resize(bytes);
+  static_shared_used += bytes + kPage;  // a page apart: an index past one variable does not land in the next
+  shared_vars.push_back(std::move(v));
+  return reinterpret_cast<void*>(shared_vars.back().start);
+}
+
+void* dynamic_shared(const char* name) {
+  if (!g_span) throw std::runtime_error("the CUDA emulator is not set up");
+  dynamic_name = std::string("extern __shared__ ") + name + "[] (the dynamic shared memory)";
+  return reinterpret_cast<void*>(g_lo + kDynamicOff);
+}
+
+cudaError_t malloc_device(void** p, size_t bytes, bool managed) {
+  if (!p) return cudaErrorInvalidValue;
+  *p = nullptr;
+  if (sticky_set()) return api_error();
+  std::lock_guard lock(heap_mutex);
+  if (!ledger.admit(bytes)) return cudaErrorMemoryAllocation;
+  const size_t span = (bytes + kPage - 1) / kPage * kPage;
+  if (heap_next + span + kPage > kHeapSpan) return cudaErrorMemoryAllocation;
+  const uintptr_t at = g_lo + kHeapOff + heap_next;
+  if (span && mprotect(reinterpret_cast<void*>(at), span, PROT_READ | PROT_WRITE) != 0) return cudaErrorMemoryAllocation;
+  heap_next += span + kPage;
+  allocations[at] = Allocation{bytes, ++allocations_made, managed, true};
+  ledger.record(bytes);
+  *p = reinterpret_cast<void*>(at);
+  return cudaSuccess;
+}
+
+cudaError_t free_device(void* p) {
+  if (!p) return api_error();
+  std::lock_guard lock(heap_mutex);
+  auto it = allocations.find(reinterpret_cast<uintptr_t>(p));
+  if (it == allocations.end() || !it->second.live) return cudaErrorInvalidValue;
+  it->second.live = false;
+  const size_t span = (it->second.bytes + kPage - 1) / kPage * kPage;
+  if (span) {
+    madvise(p, span, MADV_DONTNEED);
+    mprotect(p, span, PROT_NONE);
+  }
+  ledger.forget(it->second.bytes);
+  return api_error();
+}
+
+cudaError_t mem_get_info(size_t* free, size_t* total) {
+  *total = size_t{141} << 30;
+  std::lock_guard lock(heap_mutex);
+  *free = *total - std::min(*total, ledger.held);
+  return cudaSuccess;
+}
+
+namespace {
+// Whether [p, p + n) is device memory in one buffer or allocation; "" if so or not device memory, else why not.
+std::string range_problem(const void* p, size_t n, bool write, const char* what) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p), off = a - g_lo;
+  if (off >= g_span || n == 0) return "";
+  const char* dir = write ? "write" : "read";
+  if (off < kArenaSpan) {
+    for (const runner::Buffer& b : buffers)
+      if (off >= b.offset && off < b.offset + b.bytes) {
+        if (off + n <= b.offset + b.bytes) return "";
+        return std::string(what) + " would " + dir + " past the end of " + b.name + ": " + std::to_string(n) +
+               " bytes from " + element(b.name, static_cast<intptr_t>((off - b.offset) / b.elem)) + ", " +
+               std::to_string(off + n - b.offset - b.bytes) + " bytes past its end";
+      }
+    return std::string(what) + " would " + dir + " device memory outside every buffer";
+  }
+  if (off >= kHeapOff) {
+    std::lock_guard lock(heap_mutex);
+    auto it = allocations.upper_bound(a);
+    if (it != allocations.begin()) {
+      --it;
+      if (!it->second.live) return std::string(what) + " uses memory after cudaFree";
+      if (a + n <= it->first + it->second.bytes) return "";
+      return std::string(what) + " would " + dir + " past the end of the " + std::to_string(it->second.bytes) +
+             "-byte cudaMalloc allocation #" + std::to_string(it->second.number);
+    }
+  }
+  return std::string(what) + " would " + dir + " device memory outside every buffer";
+}
+}  // namespace
+
+cudaError_t memcpy_checked(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const char* what) {
+  if (sticky_set()) return api_error();
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return set_launch_error(cudaErrorInvalidMemcpyDirection, what), cudaErrorInvalidMemcpyDirection;
+  if (bytes == 0) return cudaSuccess;
+  if (!dst || !src) return cudaErrorInvalidValue;
+  for (const std::string& why : {range_problem(dst, bytes, true, what), range_problem(src, bytes, false, what)})
+    if (!why.empty()) {
+      set_sticky(cudaErrorIllegalAddress, why);
+      return cudaErrorIllegalAddress;
+    }
+  std::memmove(dst, src, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t memset_checked(void* dst, int value, size_t bytes, const char* what) {
+  if (sticky_set()) return api_error();
+  if (bytes == 0) return cudaSuccess;
+  if (!dst) return cudaErrorInvalidValue;
+  if (const std::string why = range_problem(dst, bytes, true, what); !why.empty()) {
+    set_sticky(cudaErrorIllegalAddress, why);
+    return cudaErrorIllegalAddress;
+  }
+  std::memset(dst, value, bytes);
+  return cudaSuccess;
+}
+
+void free_all_allocations() {
+  std::vector<void*> live;
+  {
+    std::lock_guard lock(heap_mutex);
+    for (auto& [at, a] : allocations)
+      if (a.live) live.push_back(reinterpret_cast<void*>(at));
+  }
+  for (void* p : live) free_device(p);
+}
+
+namespace runner {
+
+bool Ledger::admit(size_t bytes) {
+  if (limit > 0 && held + bytes > limit) {
+    if (refused == 0) {
+      refused = bytes;
+      refused_at = held;
+    }
+    return false;
+  }
+  return true;
+}
+void Ledger::record(size_t bytes) {
+  held += bytes;
+  peak = std::max(peak, held);
+}
+void Ledger::forget(size_t bytes) { held -= std::min(held, bytes); }
+
+void setup() {
+  if (g_span) return;
+  void* p = mmap(nullptr, kSpan, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::runtime_error("cannot reserve the emulated device's address range");
+  g_lo = reinterpret_cast<uintptr_t>(p);
+  reserve(kSharedOff, kSharedSpan);
+  g_span = kSpan;
+  install_fault_handler();
+}
+
+std::byte* map_arena(int fd, size_t bytes) {
+  if (bytes > kArenaSpan) throw std::runtime_error("the buffers are larger than the emulated device's range");
+  if (bytes > arena_mapped) {
+    void* p = mmap(reinterpret_cast<void*>(g_lo), bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+    if (p == MAP_FAILED) throw std::runtime_error("cannot map the buffers into the emulated device's range");
+    arena_mapped = bytes;
+  }
+  return reinterpret_cast<std::byte*>(g_lo);
+}
+
+void set_buffers(std::vector<Buffer> b) { buffers = std::move(b); }
+
+Ledger& ledger() { return hpcjudge_emu::ledger; }
+
+}  // namespace runner
+
+}  // namespace hpcjudge_emu
+
+// The instrumentation's callbacks: the submission is compiled with GCC's
+// -fsanitize=thread and linked without its runtime, so every load and store
+// calls one of these (a read and a write of the same place are both seen,
+// which the address sanitizer's instrumentation, deduplicating, does not give).
+using hpcjudge_emu::Access;
+using hpcjudge_emu::check_access;
+extern "C" {
+#define HPCJUDGE_HOOK(n)                                                                               \
+  void __tsan_read##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read); }     \
+  void __tsan_write##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write); }   \
+  void __tsan_unaligned_read##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read); } \
+  void __tsan_unaligned_write##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write); }
+HPCJUDGE_HOOK(1)
+HPCJUDGE_HOOK(2)
+HPCJUDGE_HOOK(4)
+HPCJUDGE_HOOK(8)
+HPCJUDGE_HOOK(16)
+#undef HPCJUDGE_HOOK
+void __tsan_read_range(void* a, size_t n) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read); }
+void __tsan_write_range(void* a, size_t n) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write); }
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_init() {}
+void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+// Atomics of the submission's own (std::atomic, __atomic builtins, the guards of static locals).
+#define HPCJUDGE_ATOMICS(bits, T)                                                                               \
+  T __tsan_atomic##bits##_load(const volatile T* a, int) {                                                     \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                              \
+  }                                                                                                            \
+  void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                                                  \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                 \
+  }                                                                                                            \
+  HPCJUDGE_RMW(bits, T, exchange, __atomic_exchange_n)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_add, __atomic_fetch_add)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_and, __atomic_fetch_and)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_or, __atomic_fetch_or)                                                          \
+  HPCJUDGE_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                                                        \
+  HPCJUDGE_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                                                      \
+  int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {                     \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                   \
+  }                                                                                                            \
+  int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {                       \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                   \
+  }                                                                                                            \
+  T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int, int) {                           \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);                                  \
+    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                         \
+    return c;                                                                                                  \
+  }
+#define HPCJUDGE_RMW(bits, T, op, builtin)                                         \
+  T __tsan_atomic##bits##_##op(volatile T* a, T v, int) {                          \
+    check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), Access::Atomic);      \
+    return builtin(a, v, __ATOMIC_SEQ_CST);                                        \
+  }
+HPCJUDGE_ATOMICS(8, char)
+HPCJUDGE_ATOMICS(16, short)
+HPCJUDGE_ATOMICS(32, int)
+HPCJUDGE_ATOMICS(64, long long)
+#undef HPCJUDGE_RMW
+#undef HPCJUDGE_ATOMICS
+}

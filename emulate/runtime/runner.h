@@ -1,0 +1,44 @@
+// What the runner asks of the emulator (harness/runner_memory.cpp, emulated
+// mode): the device range set up, the judge's buffers mapped into it, and
+// each call's device-memory account and errors.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hpcjudge_emu::runner {
+
+struct Buffer {
+  size_t offset = 0, bytes = 0, elem = 1;  // in the arena
+  std::string name;
+};
+
+// Device memory the submission holds, against the call's limit (as harness/device_memory.h on a GPU).
+struct Ledger {
+  size_t held = 0, peak = 0, limit = 0, refused = 0, refused_at = 0;
+  bool admit(size_t bytes);
+  void record(size_t bytes);
+  void forget(size_t bytes);
+};
+
+// Reserves the device range and installs the fault handler; once per process.
+void setup();
+// Maps the shared host arena (the judge's memfd) at the start of the device range.
+std::byte* map_arena(int fd, size_t bytes);
+void set_buffers(std::vector<Buffer> buffers);
+Ledger& ledger();
+
+struct CallEnd {
+  std::string error;  // "" when all is well
+  bool sticky = false;
+};
+void begin_call(size_t device_memory_limit);
+CallEnd end_call();
+
+}  // namespace hpcjudge_emu::runner
+
+namespace hpcjudge_emu {
+void install_fault_handler();
+void free_all_allocations();
+}

@@ -1,0 +1,181 @@
+// Warp collectives: a lane deposits its value and waits; the last lane of the
+// mask to arrive computes every lane's result, and the lanes go on. Each
+// completed collective orders the participating lanes' shared-memory accesses
+// (their epochs), as __syncwarp does.
+#include <algorithm>
+
+#include "internal.h"
+
+namespace hpcjudge_emu {
+
+namespace {
+
+const char* op_name(WarpOp op) {
+  switch (op) {
+    case WarpOp::Sync: return "__syncwarp";
+    case WarpOp::ShflIdx: return "__shfl_sync";
+    case WarpOp::ShflUp: return "__shfl_up_sync";
+    case WarpOp::ShflDown: return "__shfl_down_sync";
+    case WarpOp::ShflXor: return "__shfl_xor_sync";
+    case WarpOp::Ballot: return "__ballot_sync";
+    case WarpOp::Any: return "__any_sync";
+    case WarpOp::All: return "__all_sync";
+    case WarpOp::ReduceAdd: return "__reduce_add_sync";
+    case WarpOp::ReduceMin: return "__reduce_min_sync";
+    case WarpOp::ReduceMax: return "__reduce_max_sync";
+    case WarpOp::ReduceAnd: return "__reduce_and_sync";
+    case WarpOp::ReduceOr: return "__reduce_or_sync";
+    case WarpOp::ReduceXor: return "__reduce_xor_sync";
+    case WarpOp::MatchAny: return "__match_any_sync";
+    case WarpOp::MatchAll: return "__match_all_sync";
+  }
+  return "a warp collective";
+}
+
+// The lanes that exist in warp `w` (the last warp of a block may be partial).
+unsigned existing_lanes(unsigned w) {
+  const unsigned first = w * 32, n = std::min(32u, g_block.nthreads - first);
+  return n == 32 ? 0xffffffffu : ((1u << n) - 1u);
+}
+
+void complete(unsigned warp, unsigned lanes, const Thread& caller) {
+  Block& b = g_block;
+  Thread* l[32] = {};
+  uint16_t epoch = 0;
+  for (unsigned i = 0; i < 32; ++i)
+    if (lanes >> i & 1u) {
+      l[i] = &b.threads[warp * 32 + i];
+      epoch = std::max(epoch, l[i]->epoch);
+    }
+  const WarpOp op = caller.op;
+  unsigned ballot = 0;
+  uint64_t sum = 0, mn = ~0ull, mx = 0, band = ~0ull, bor = 0, bxor = 0;
+  int64_t smn = INT64_MAX, smx = INT64_MIN;
+  for (unsigned i = 0; i < 32; ++i) {
+    if (!l[i]) continue;
+    const uint64_t v = l[i]->value;
+    if (v) ballot |= 1u << i;
+    sum += v;
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+    smn = std::min(smn, static_cast<int64_t>(v));
+    smx = std::max(smx, static_cast<int64_t>(v));
+    band &= v;
+    bor |= v;
+    bxor ^= v;
+  }
+  for (unsigned i = 0; i < 32; ++i) {
+    Thread* t = l[i];
+    if (!t) continue;
+    const int w = (t->width >= 1 && t->width <= 32 && (t->width & (t->width - 1)) == 0) ? t->width : 32;
+    const int seg = static_cast<int>(i) & ~(w - 1);
+    int src = -1;
+    switch (op) {
+      case WarpOp::ShflIdx: src = seg + (t->arg & (w - 1)); break;
+      case WarpOp::ShflUp: src = static_cast<int>(i) - t->arg; if (src < seg) src = -1; break;
+      case WarpOp::ShflDown: src = static_cast<int>(i) + t->arg; if (src >= seg + w) src = -1; break;
+      case WarpOp::ShflXor: src = static_cast<int>(i) ^ t->arg; if ((src & ~(w - 1)) != seg) src = -1; break;
+      default: break;
+    }
+    uint64_t r = 0;
+    switch (op) {
+      case WarpOp::Sync: break;
+      case WarpOp::ShflIdx:
+      case WarpOp::ShflUp:
+      case WarpOp::ShflDown:
+      case WarpOp::ShflXor:
+        // A source outside the segment, or not taking part, gives the lane its own value.
+        r = (src >= 0 && src < 32 && l[src]) ? l[src]->value : t->value;
+        break;
+      case WarpOp::Ballot: r = ballot; break;
+      case WarpOp::Any: r = ballot != 0; break;
+      case WarpOp::All: r = ballot == lanes; break;
+      case WarpOp::ReduceAdd: r = static_cast<uint32_t>(sum); break;
+      case WarpOp::ReduceMin: r = t->is_signed ? static_cast<uint64_t>(smn) : mn; break;
+      case WarpOp::ReduceMax: r = t->is_signed ? static_cast<uint64_t>(smx) : mx; break;
+      case WarpOp::ReduceAnd: r = band; break;
+      case WarpOp::ReduceOr: r = bor; break;
+      case WarpOp::ReduceXor: r = bxor; break;
+      case WarpOp::MatchAny:
+        for (unsigned j = 0; j < 32; ++j)
+          if (l[j] && l[j]->value == t->value) r |= 1ull << j;
+        break;
+      case WarpOp::MatchAll: break;
+    }
+    t->wresult = r;
+    --b.at_warp[warp];
+    t->epoch = static_cast<uint16_t>(epoch == 0xffff ? epoch : epoch + 1);
+    t->state = Thread::Runnable;
+  }
+}
+
+}  // namespace
+
+uint64_t warp_collective(WarpOp op, unsigned mask, uint64_t value, int arg, int width, bool is_signed, int line) {
+  Thread* self = g_thread;
+  if (!self) return value;  // host code
+  Thread& t = *self;
+  Block& b = g_block;
+  const char* name = op_name(op);
+  if (!(mask >> t.lane & 1u))
+    fail(cudaErrorLaunchFailure, "warp collective mask mismatch " + where_kernel() + ": " + describe_thread(t.linear) +
+                                     " (lane " + std::to_string(t.lane) + ") calls " + std::string(name) + " (line " +
+                                     std::to_string(line) + ") with mask " + hex(mask) + ", which does not name it");
+  const unsigned lanes = mask & existing_lanes(t.warp);
+  t.state = Thread::AtWarp;
+  ++b.at_warp[t.warp];
+  t.op = op;
+  t.mask = mask;
+  t.value = value;
+  t.arg = arg;
+  t.width = width;
+  t.is_signed = is_signed;
+  t.line = line;
+  bool all_here = true;
+  for (unsigned i = 0; i < 32; ++i) {
+    const unsigned id = t.warp * 32 + i;
+    if (id >= b.nthreads) break;
+    if (i == t.lane) continue;
+    const Thread& u = b.threads[id];
+    const bool named = lanes >> i & 1u;
+    const bool names_me = u.state == Thread::AtWarp && (u.mask >> t.lane & 1u);
+    if (named && u.state == Thread::Exited)
+      fail(cudaErrorLaunchFailure, "warp collective mask mismatch " + where_kernel() + ": " + describe_thread(t.linear) +
+                                       " calls " + std::string(name) + " (line " + std::to_string(line) + ") with mask " + hex(mask) +
+                                       ", which names lane " + std::to_string(i) + ", but " + describe_thread(u.linear) +
+                                       " has exited");
+    if (named && u.state == Thread::AtBarrier)
+      fail(cudaErrorLaunchFailure, "warp collective mask mismatch " + where_kernel() + ": " + describe_thread(t.linear) +
+                                       " calls " + std::string(name) + " (line " + std::to_string(line) + ") with mask " + hex(mask) +
+                                       " while " + describe_thread(u.linear) + ", which it names, waits at "
+                                       "__syncthreads() (line " + std::to_string(u.line) + ")");
+    if ((named && u.state == Thread::AtWarp) || names_me) {
+      if (u.state == Thread::AtWarp && (u.op != op || u.mask != mask))
+        fail(cudaErrorLaunchFailure, "warp collective mask mismatch " + where_kernel() + ": " +
+                                         describe_thread(t.linear) + " calls " + std::string(name) + " (line " +
+                                         std::to_string(line) + ") with mask " + hex(mask) + " while " +
+                                         describe_thread(u.linear) + " waits in " + op_name(u.op) + " (line " +
+                                         std::to_string(u.line) + ") with mask " + hex(u.mask));
+    }
+    if (named && u.state != Thread::AtWarp) all_here = false;
+  }
+  if (all_here) complete(t.warp, lanes, t);
+  else yield();
+  return t.wresult;
+}
+
+unsigned active_mask() {
+  if (!g_thread) return 1;
+  const unsigned w = g_thread->warp;
+  unsigned m = 0;
+  for (unsigned i = 0; i < 32; ++i) {
+    const unsigned id = w * 32 + i;
+    if (id >= g_block.nthreads) break;
+    if (g_block.threads[id].state != Thread::Exited) m |= 1u << i;
+  }
+  return m;
+}
+
+unsigned lane_id() { return g_thread ? g_thread->lane : 0; }
+
+}  // namespace hpcjudge_emu
