@@ -499,8 +499,10 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     if (mode_ == "emulate" && !scratch.empty()) {
       // An emulated GPU problem's workspace: garbage, as on the device, and the guard zones after it copied.
       around(layout.total, scratch, [&](size_t from, size_t to) { std::memcpy(arena_.base() + from, image_.base() + from, to - from); });
+      // Kept, as on the device, where it holds what setup() wrote for the case's calls.
       const int g = garbage_byte();
-      for (const auto& [off, n] : scratch) std::memset(arena_.base() + off, g, n);
+      if (!keep_workspace)
+        for (const auto& [off, n] : scratch) std::memset(arena_.base() + off, g, n);
     } else {
       std::memcpy(arena_.base(), image_.base(), copied);
     }
