@@ -69,11 +69,11 @@ TEST_CASE("names are safe on a terminal") {
 }
 
 TEST_CASE("XML escaping leaves no markup and only valid characters") {
-  CHECK(xml_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;");
-  CHECK(xml_escape("two\nlines\ttab") == "two&#10;lines&#9;tab");
-  CHECK(xml_escape("\x01\x1b") == "\xEF\xBF\xBD\xEF\xBF\xBD");
-  CHECK(xml_escape("]]>") == "]]&gt;");
-  CHECK(xml_escape("\xEF\xBF\xBE") == "\xEF\xBF\xBD");  // U+FFFE is no XML character
+  CHECK(markup_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;");
+  CHECK(markup_escape("two\nlines\ttab") == "two&#10;lines&#9;tab");
+  CHECK(markup_escape("\x01\x1b") == "\xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(markup_escape("]]>") == "]]&gt;");
+  CHECK(markup_escape("\xEF\xBF\xBE") == "\xEF\xBF\xBD");  // U+FFFE is no XML character
 }
 
 TEST_CASE("one helper formats seconds in the judge's three styles") {

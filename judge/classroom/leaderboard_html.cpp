@@ -19,22 +19,7 @@ using nlohmann::json;
 // ---- text -----------------------------------------------------------------
 
 // For text content and attribute values alike.
-std::string esc(std::string_view s) {
-  const std::string clean = clean_utf8(s);
-  std::string out;
-  out.reserve(clean.size() + 16);
-  for (char c : clean) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string esc(std::string_view s) { return markup_escape(s); }
 
 // ---- reading the model, tolerantly ---------------------------------------
 

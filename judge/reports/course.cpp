@@ -158,31 +158,12 @@ json gradescope_results(const Problem& p, const json& report) {
             {"graded_from", report.value("graded_from", json::object())}}}};
 }
 
-std::string xml_escape(const std::string& s) {
-  const std::string clean = clean_utf8(s);
-  std::string out;
-  out.reserve(clean.size() + 16);
-  for (char c : clean) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\n': out += "&#10;"; break;
-      case '\r': out += "&#13;"; break;
-      case '\t': out += "&#9;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 namespace {
 
 // Element content: like an attribute, but line breaks kept as they are (readable).
 std::string xml_text(const std::string& s, size_t max = 64 * 1024) {
-  const std::string escaped = xml_escape(s.size() > max ? s.substr(0, max) : s);
+  const std::string escaped = markup_escape(s.size() > max ? s.substr(0, max) : s);
   std::string out;
   out.reserve(escaped.size());
   for (size_t at = 0; at < escaped.size();) {
@@ -193,7 +174,7 @@ std::string xml_text(const std::string& s, size_t max = 64 * 1024) {
 }
 
 std::string attr(const char* name, const std::string& value) {
-  return std::string(" ") + name + "=\"" + xml_escape(value) + "\"";
+  return std::string(" ") + name + "=\"" + markup_escape(value) + "\"";
 }
 
 std::string seconds_attr(double s) { return attr("time", fixed(std::max(0.0, s), "%.6f")); }

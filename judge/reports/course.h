@@ -35,8 +35,4 @@ JUnitSuite junit_testsuite(const Problem& p, const nlohmann::json& report);
 // A whole document: <testsuites name="..."> around the suites, their counts added up.
 std::string junit_document(const std::string& name, const std::vector<JUnitSuite>& suites);
 
-// Text escaped for XML content and attribute values alike (valid UTF-8, &<>"' and
-// line breaks as character references).
-std::string xml_escape(const std::string& s);
-
 }  // namespace hpcjudge

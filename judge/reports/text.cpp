@@ -203,4 +203,24 @@ std::string one_line(std::string_view s, size_t n) {
   return "";
 }
 
+std::string markup_escape(std::string_view s) {
+  const std::string clean = clean_utf8(s);
+  std::string out;
+  out.reserve(clean.size() + 16);
+  for (char c : clean) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;  // not &apos;, which HTML 4 lacks
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
+      case '\t': out += "&#9;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace hpcjudge

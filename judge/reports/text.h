@@ -19,6 +19,11 @@ std::string format_seconds(double s, TimeStyle style = TimeStyle::Fixed);
 // overlong form, or a C0 control other than tab, newline and CR becomes U+FFFD.
 std::string clean_utf8(std::string_view in);
 
+// Text escaped for XML and HTML, content and attribute values alike: valid UTF-8
+// (clean_utf8), &<>"' and line breaks as character references. The one escaper of
+// every page and XML file the judge writes (the leaderboard page, JUnit).
+std::string markup_escape(std::string_view s);
+
 // At most n code points of clean_utf8(s), with "…" when cut.
 std::string truncate_chars(std::string_view s, size_t n);
 
