@@ -59,6 +59,7 @@ bool TimingLoop::want_more() const {
   if (warming_up()) return true;
   const int n = static_cast<int>(samples_.size());
   if (n >= policy_.max_runs) return false;
+  if (policy_.hard_budget_s > 0 && n >= 3 && elapsed() >= policy_.hard_budget_s) return false;
   if (n < policy_.min_runs) return true;
   return !converged() && elapsed() < policy_.budget_s;
 }
@@ -79,6 +80,7 @@ void TimingLoop::drop_rival(size_t k) {
 
 const char* TimingLoop::stop_reason() const {
   if (converged()) return "converged";
+  if (policy_.hard_budget_s > 0 && elapsed() >= policy_.hard_budget_s) return "budget";
   if (static_cast<int>(samples_.size()) >= policy_.max_runs) return "max runs";
   return "budget";
 }

@@ -19,7 +19,14 @@ struct TimingPolicy {
   int max_runs = 1000;
   double target_rel_sem = 0.01;  // stop once sem / mean falls below this
   double budget_s = 3.0;         // wall-clock budget of the whole loop, warm-up included
+  // Past this, the loop stops even below min_runs (never below 3 runs); 0: no such limit.
+  double hard_budget_s = 0;
 };
+
+// Side by side, a ratio wants more runs than a time alone: at least this many
+// (each case's budget may stretch to kSideBySideHardBudget times for them).
+inline constexpr int kSideBySideMinRuns = 10;
+inline constexpr double kSideBySideHardBudget = 4;
 
 // A distribution-free interval of a median: the order statistics around the
 // middle rank that hold the true median with about 95% confidence (binomial

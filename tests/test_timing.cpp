@@ -104,3 +104,19 @@ TEST_CASE("side by side: the loop also waits for each rival's ratio to converge"
   CHECK(steady.samples().size() == 3);
   CHECK(steady.log_ratios(0).size() == 3);  // the warm-up's ratio is not kept
 }
+
+TEST_CASE("a hard budget stops the loop below its minimum of runs, never below 3") {
+  TimingLoop loop({.warmup_runs = 0, .min_runs = 10, .max_runs = 100, .target_rel_sem = 1e-9, .budget_s = 0,
+                   .hard_budget_s = 0.03});
+  int n = 0;
+  while (loop.want_more()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    loop.add(1.0 + n++);
+  }
+  CHECK(loop.samples().size() == 3);
+  TimingLoop plenty({.warmup_runs = 0, .min_runs = 10, .max_runs = 100, .target_rel_sem = 1e-9, .budget_s = 0,
+                     .hard_budget_s = 60});
+  n = 0;
+  while (plenty.want_more()) plenty.add(1.0 + n++);
+  CHECK(plenty.samples().size() == 10);
+}

@@ -288,7 +288,12 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     BenchResult b;
     b.name = c.name;
     b.sizes = c.size_string();
-    TimingLoop loop(p.info().timing, nr);
+    TimingPolicy policy = p.info().timing;
+    if (nr > 0) {  // side by side: enough runs for the ratios too
+      policy.min_runs = std::max(policy.min_runs, kSideBySideMinRuns);
+      policy.hard_budget_s = kSideBySideHardBudget * policy.budget_s;
+    }
+    TimingLoop loop(policy, nr);
     for (size_t k = 0; k < nr; ++k)
       if (!rivals->active(k)) loop.drop_rival(k);
     std::vector<std::vector<double>> rival_times(nr);  // each rival's timed runs
