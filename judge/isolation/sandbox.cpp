@@ -23,6 +23,9 @@ std::string bubblewrap_path() {
 
 std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOptions& opt) {
   std::vector<std::string> w = {bubblewrap_path()};
+  // Folders the compiler needs that may lie under /tmp (a checkout or an nvcc
+  // there): bound after the private /tmp, which would hide them.
+  std::vector<std::string> tools;
   if (opt.compiler) {
     // The programs, libraries and headers of the system and the CUDA toolkit
     // (wherever it is installed), and nothing of home folders, class folders,
@@ -38,16 +41,17 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
       // nvcc as the judge calls it (perhaps a wrapper) and the toolkit it leads to.
       std::error_code ec;
       const fs::path wrapper = fs::canonical(fs::path(nvcc), ec).parent_path();
-      if (!ec) w.insert(w.end(), {"--ro-bind", wrapper.string(), wrapper.string()});
+      if (!ec) tools.insert(tools.end(), {"--ro-bind", wrapper.string(), wrapper.string()});
       const fs::path top = cuda_toolkit().top;
-      if (!top.empty()) w.insert(w.end(), {"--ro-bind", top.string(), top.string()});
+      if (!top.empty()) tools.insert(tools.end(), {"--ro-bind", top.string(), top.string()});
     }
-    for (const fs::path& dir : opt.read_only) w.insert(w.end(), {"--ro-bind", dir.string(), dir.string()});
+    for (const fs::path& dir : opt.read_only) tools.insert(tools.end(), {"--ro-bind", dir.string(), dir.string()});
   } else {
     w.insert(w.end(), {"--ro-bind", "/", "/"});
   }
   w.insert(w.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--unshare-net", "--unshare-ipc",
                      "--unshare-uts", "--unshare-pid", "--die-with-parent"});
+  w.insert(w.end(), tools.begin(), tools.end());
   // The GPU's device nodes, and nothing else of the host's /dev.
   if (opt.gpu)
     for (const fs::path& node : nvidia_device_nodes()) w.insert(w.end(), {"--dev-bind", node.string(), node.string()});
