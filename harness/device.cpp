@@ -228,14 +228,7 @@ class DeviceMemory : public RunnerMemory {
     e.error = device::finish_call(e.fatal);
     const device::MemoryAccount mem = device::end_call();
     e.device_peak_bytes = mem.peak;
-    if (mem.refused > 0) {
-      // The refusal is the cause, whatever the submission did with the error afterwards.
-      e.memory_refused = true;
-      e.memory_message = "solve() asked for " + std::to_string(mem.refused) + " bytes of device memory while holding " +
-                         std::to_string(mem.refused_at) + "; the limit for this case is " + std::to_string(mem.limit) +
-                         " bytes";
-      e.device_peak_bytes = mem.refused_at + mem.refused;
-    }
+    if (mem.refused > 0) e.refused(mem.refused, mem.refused_at, mem.limit);
     return e;
   }
   nlohmann::json sensors() override { return device::sensors(device_); }

@@ -35,13 +35,7 @@ class EmulatedMemory : public RunnerMemory {
     e.error = hpcjudge_emu::runner::end_call().error;
     e.device_peak_bytes = l.peak;
     e.device_held_bytes = l.held;
-    if (l.refused > 0) {
-      e.memory_refused = true;
-      e.memory_message = "solve() asked for " + std::to_string(l.refused) + " bytes of device memory while holding " +
-                         std::to_string(l.refused_at) + "; the limit for this case is " + std::to_string(l.limit) +
-                         " bytes";
-      e.device_peak_bytes = l.refused_at + l.refused;
-    }
+    if (l.refused > 0) e.refused(l.refused, l.refused_at, l.limit);
     return e;
   }
 

@@ -32,6 +32,14 @@ struct CallEnd {
   std::string memory_message;
   std::optional<size_t> device_peak_bytes;
   std::optional<size_t> device_held_bytes;  // emulation: left allocated at the end of the call
+  // An allocation refused at the case's limit: the cause (whatever the submission
+  // did with the error afterwards), its words, and the peak it would have reached.
+  void refused(size_t bytes, size_t holding, size_t limit) {
+    memory_refused = true;
+    memory_message = "solve() asked for " + std::to_string(bytes) + " bytes of device memory while holding " +
+                     std::to_string(holding) + "; the limit for this case is " + std::to_string(limit) + " bytes";
+    device_peak_bytes = holding + bytes;
+  }
 };
 
 // The shared host arena (the judge's sealed memfd), mapped in the runner.
