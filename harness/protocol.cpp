@@ -65,6 +65,7 @@ void to_json(json& j, const Reply& r) {
   if (r.device_peak_bytes) j["device_peak_bytes"] = *r.device_peak_bytes;
   if (r.device_held_bytes) j["device_held_bytes"] = *r.device_held_bytes;
   if (!r.sensors.is_null()) j["sensors"] = r.sensors;
+  if (!r.marks.empty()) j["marks"] = r.marks;
 }
 
 void from_json(const json& j, Reply& r) {
@@ -79,6 +80,9 @@ void from_json(const json& j, Reply& r) {
   if (j.contains("device_peak_bytes")) r.device_peak_bytes = j.at("device_peak_bytes").get<size_t>();
   if (j.contains("device_held_bytes")) r.device_held_bytes = j.at("device_held_bytes").get<size_t>();
   if (j.contains("sensors")) r.sensors = j.at("sensors");
+  if (j.contains("marks") && j.at("marks").is_array())
+    for (const auto& v : j.at("marks"))
+      if (v.is_number_integer()) r.marks.push_back(v.get<int64_t>());
 }
 
 namespace {

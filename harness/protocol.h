@@ -86,6 +86,9 @@ struct Reply {
   std::optional<size_t> device_peak_bytes;  // Call, CallSetup (GPU): the most device memory the submission held
   std::optional<size_t> device_held_bytes;  // Call (CPU emulation): what solve() left allocated
   nlohmann::json sensors;     // Sensors
+  // Call, CallSetup: the runner's steady clock (ns) when it read the request, began the body, the body
+  // returned and the call ended (synchronised): diagnostics only (HPCJUDGE_TRACE), never trusted.
+  std::vector<int64_t> marks;
 };
 
 void to_json(nlohmann::json& j, const CallArg& a);

@@ -58,11 +58,16 @@ struct Options {
 
 class Runner {
  public:
+  static int64_t ns(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+  }
+  static int64_t now_ns() { return ns(Clock::now()); }
   Runner(const Options& o, const Problem& p) : opt_(o), problem_(p) {}
 
   // Serves requests until Exit, or until the judge goes away.
   int serve() {
     while (auto m = receive(opt_.channel)) {
+      received_ns_ = now_ns();
       const std::optional<Request> req = m->json.is_discarded() ? std::nullopt : protocol::parse_request(m->json);
       if (!req) {
         if (m->fd >= 0) close(m->fd);
@@ -235,8 +240,10 @@ class Runner {
       memory().begin_call(device_memory_limit);
       const auto t0 = Clock::now();
       const int64_t ret = body();
+      const auto returned = Clock::now();
       const CallEnd end = memory().end_call();
       const auto t1 = Clock::now();
+      r.marks = {received_ns_, ns(t0), ns(returned), ns(t1)};
       r.device_peak_bytes = end.device_peak_bytes;
       r.device_held_bytes = end.device_held_bytes;
       r.fatal = end.fatal;
@@ -274,6 +281,7 @@ class Runner {
 
   const Options& opt_;
   const Problem& problem_;
+  int64_t received_ns_ = 0;  // when the request being served was read (Reply::marks)
   std::unique_ptr<RunnerMemory> memory_;
   void* solve_ = nullptr;
   void* workspace_size_ = nullptr;  // where the submission defines one

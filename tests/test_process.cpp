@@ -14,6 +14,8 @@
 #include <cstring>
 #include <set>
 
+#include "harness/protocol.h"
+
 #include "judge/isolation/process.h"
 
 using namespace hpcjudge;
@@ -113,4 +115,22 @@ TEST_CASE("process: a child's memory, CPU and folder are as asked") {
   opt.argv = {"sh", "-c", "pwd; ulimit -v; ulimit -t"};
   const RunResult r = run_command(opt, 30);
   CHECK(r.output == "/proc\n262144\n1\n");
+}
+
+TEST_CASE("protocol: a reply's trace marks survive the channel, and hostile ones are dropped, never thrown") {
+  protocol::Reply r;
+  r.seq = 7;
+  r.ok = true;
+  r.marks = {1, 2, 30000000000, 4};
+  nlohmann::json j = r;
+  const std::optional<protocol::Reply> back = protocol::parse_reply(j);
+  REQUIRE(back);
+  CHECK(back->marks == r.marks);
+  j["marks"] = nlohmann::json::array({"x", 1.5, 3, nullptr});
+  const std::optional<protocol::Reply> odd = protocol::parse_reply(j);
+  REQUIRE(odd);
+  CHECK(odd->marks == std::vector<int64_t>{3});
+  j["marks"] = "not a list";
+  REQUIRE(protocol::parse_reply(j));
+  CHECK(protocol::parse_reply(j)->marks.empty());
 }

@@ -265,12 +265,14 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   x.sent = Clock::now();
   family_->resume();
+  const auto resumed = Clock::now();
   bool sent = true;
   try {
     send_message(channel_, q, pass_fd);
   } catch (const std::exception&) {
     sent = false;  // the runner is gone: its exit says how
   }
+  const auto handed = Clock::now();
   for (;;) {
     const Child::Wake w = sent ? child_->wait(channel_, deadline) : child_->wait(-1, deadline);
     if (w == Child::Wake::Timeout) {
@@ -316,6 +318,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // the reply, runs only once the call's kernels are over (or they are
   // preempted, and then not in the outputs the judge reads).
   auto got = Clock::now();
+  const auto replied = got;
   const uint64_t cpu_got = family_->cpu_ns();
   const std::vector<pid_t> before = family_->known();
   if (device_) {
@@ -337,6 +340,24 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     x.stopped = Clock::now();
   }
   x.end = x.late_work ? x.stopped : got;
+  if (trace_ && (q.op == Op::Call || q.op == Op::Ping)) {
+    // Where the judge's interval goes, in µs from x.sent (the runner's marks on the same steady clock).
+    const auto us = [&](Clock::time_point t) { return std::chrono::duration<double, std::micro>(t - x.sent).count(); };
+    const double sent_ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(x.sent.time_since_epoch()).count());
+    std::string line = q.op == Op::Call ? "trace call" : "trace ping";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " resumed %.1f handed %.1f", us(resumed), us(handed));
+    line += buf;
+    const char* names[] = {"read", "body", "returned", "synced"};
+    for (size_t i = 0; i < x.reply->marks.size() && i < 4; ++i) {
+      std::snprintf(buf, sizeof buf, " %s %.1f", names[i], (static_cast<double>(x.reply->marks[i]) - sent_ns) / 1e3);
+      line += buf;
+    }
+    std::snprintf(buf, sizeof buf, " replied %.1f fenced %.1f stopped %.1f reported %.1f", us(replied), us(got),
+                  us(x.stopped), x.reply->seconds * 1e6);
+    line += buf;
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
   const Reply& r = *x.reply;
   if (!r.ok) {
     o.status = r.memory_limit ? CallOutcome::OutOfMemory : CallOutcome::Error;

@@ -12,6 +12,7 @@
 // A call ends in a reply, a crash (RE naming the signal), or the wall-clock
 // limit (the family is killed: TLE).
 #pragma once
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -142,6 +143,7 @@ class Session {
   size_t mapped_ = 0;  // bytes of the runner's buffers mapped so far
   bool alive_ = false;
   bool finished_ = false;
+  bool trace_ = std::getenv("HPCJUDGE_TRACE") != nullptr;  // a line per call on stderr: where its interval goes
   bool wrapped_ = false;
   ExitStatus exit_;
 };

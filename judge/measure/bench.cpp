@@ -145,6 +145,12 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
       if (machine.is_null() || (!r.machine.gpu.is_null() && machine.value("gpu", json()).is_null()))
         machine = r.machine.to_json();
       if (!r.machine.gpu.is_null()) gpu_name = r.machine.gpu.value("name", "");
+      // Each solution's medians as soon as they are measured: a run cut short still says what it timed.
+      for (const BenchResult& br : r.bench)
+        if (br.verdict == Verdict::AC)
+          std::printf("%-18s %-8s %-20s %10.3f ms  %zu runs\n", slug.c_str(), role.c_str(), br.name.c_str(),
+                      br.stats.median * 1e3, br.stats.runs);
+      std::fflush(stdout);
       reports[role] = std::move(r);
     }
     // The scale of the score on this machine, timed in this run: cached for the judge.
