@@ -573,12 +573,15 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The judge's own OpenMP threads (its references) must sleep when idle, not
-  // spin: a spinning judge thread takes the CPU a resumed runner needs, and the
-  // judge's clock would count the wait. libgomp reads the policy once, at load:
-  // set it and start again.
-  if (!std::getenv("OMP_WAIT_POLICY")) {
-    setenv("OMP_WAIT_POLICY", "passive", 1);
+  // The judge's own threads (its references' OpenMP and OpenBLAS) must sleep when
+  // idle, not spin: a spinning judge thread takes the CPU a resumed runner needs,
+  // and the judge's clock would count the wait. OpenBLAS's workers otherwise spin
+  // for 2^28 cycles (about 0.1 s) after each reference matmul, through the timed
+  // calls that follow it. Both libraries read their setting once, at load: set
+  // them and start again.
+  if (!std::getenv("OMP_WAIT_POLICY") || !std::getenv("OPENBLAS_THREAD_TIMEOUT")) {
+    if (!std::getenv("OMP_WAIT_POLICY")) setenv("OMP_WAIT_POLICY", "passive", 1);
+    if (!std::getenv("OPENBLAS_THREAD_TIMEOUT")) setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);
     execv("/proc/self/exe", argv);
   }
   // The judge holds the reference answers: a submission running as the same

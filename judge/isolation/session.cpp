@@ -344,7 +344,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     // Where the judge's interval goes, in µs from x.sent (the runner's marks on the same steady clock).
     const auto us = [&](Clock::time_point t) { return std::chrono::duration<double, std::micro>(t - x.sent).count(); };
     const double sent_ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(x.sent.time_since_epoch()).count());
-    std::string line = q.op == Op::Call ? "trace call" : "trace ping";
+    std::string line = std::string(q.op == Op::Call ? "trace call" : "trace ping") + " runner " + std::to_string(child_->pid());
     char buf[96];
     std::snprintf(buf, sizeof buf, " resumed %.1f handed %.1f", us(resumed), us(handed));
     line += buf;
