@@ -92,6 +92,53 @@ TEST_CASE("process: a family's memory counts memfds it holds, mapped or not, onc
   close(ready[1]);
 }
 
+TEST_CASE("process: a family's memory counts pages a fork shares copy-on-write once, and each child's own") {
+  int ready[2], go[2];
+  REQUIRE(pipe(ready) == 0);
+  REQUIRE(pipe(go) == 0);
+  const size_t mib = 128;
+  const pid_t parent = fork();
+  if (parent == 0) {
+    // 128 MiB touched, then two children that share it; on a byte from `go` the second writes a copy of its own.
+    auto* p = static_cast<char*>(mmap(nullptr, mib << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    if (p == MAP_FAILED) _exit(1);
+    std::memset(p, 1, mib << 20);
+    for (int k = 0; k < 2; ++k)
+      if (fork() == 0) {
+        const char ok = 'k';
+        if (write(ready[1], &ok, 1) != 1) _exit(1);
+        char c = 0;
+        if (k == 1 && read(go[0], &c, 1) == 1) {
+          std::memset(p, 2, mib << 20);
+          if (write(ready[1], &ok, 1) != 1) _exit(1);
+        }
+        pause();
+        _exit(0);
+      }
+    const char ok = 'k';
+    if (write(ready[1], &ok, 1) != 1) _exit(1);
+    pause();
+    _exit(0);
+  }
+  char c = 0;
+  for (int k = 0; k < 3; ++k) REQUIRE(read(ready[0], &c, 1) == 1);
+  const std::vector<int> family = process_family(parent);
+  REQUIRE(family.size() == 3);
+  // Shared by three: once (plus their share of this test process's own pages), not three times.
+  const size_t shared = family_memory_bytes(family) >> 20;
+  CHECK(shared >= mib - 2);
+  CHECK(shared < 2 * mib);
+  // The writer's copy is its own: 128 MiB more.
+  REQUIRE(write(go[1], "g", 1) == 1);
+  REQUIRE(read(ready[0], &c, 1) == 1);
+  const size_t copied = family_memory_bytes(family) >> 20;
+  CHECK(copied >= shared + mib - 4);
+  CHECK(copied <= shared + mib + 4);
+  for (int pid : family) kill(pid, SIGKILL);
+  waitpid(parent, nullptr, 0);
+  for (int fd : {ready[0], ready[1], go[0], go[1]}) close(fd);
+}
+
 TEST_CASE("process: a child's file-size limit bounds a shared-memory file grown past it") {
   SpawnOptions opt;
   opt.file_size = size_t{16} << 20;

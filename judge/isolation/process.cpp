@@ -295,12 +295,13 @@ size_t family_memory_bytes(const std::vector<int>& pids) {
     }
     closedir(d);
   }
-  // Resident memory, mapping by mapping: private memory always, a file's
-  // pages once however many processes or mappings share them.
+  // Resident memory, mapping by mapping: anonymous memory by its share, a
+  // file's pages once however many processes or mappings share them.
   for (int pid : pids) {
     std::ifstream smaps("/proc/" + std::to_string(pid) + "/smaps");
     std::string line;
     bool counted = true;  // the current mapping's pages are already in the total
+    bool anonymous = false;
     while (std::getline(smaps, line)) {
       if (line.empty()) continue;
       if (std::isxdigit(static_cast<unsigned char>(line[0])) && line.find('-') < line.find(' ')) {
@@ -312,10 +313,14 @@ size_t family_memory_bytes(const std::vector<int>& pids) {
         unsigned major = 0, minor = 0;
         std::sscanf(dev.c_str(), "%x:%x", &major, &minor);
         const dev_t device = makedev(major, minor);
-        counted = inode != 0 && (files.count({device, inode}) || !maps.insert({device, inode, offset}).second);
+        anonymous = inode == 0;
+        counted = !anonymous && (files.count({device, inode}) || !maps.insert({device, inode, offset}).second);
         continue;
       }
-      if (!counted && line.rfind("Rss:", 0) == 0) total += std::strtoull(line.c_str() + 4, nullptr, 10) * 1024;
+      // Anonymous memory by its proportional share (Pss): pages a fork shares copy-on-write count
+      // once across the family, not once per process. A file's pages: whole, at their first mapping.
+      if (!counted && line.rfind(anonymous ? "Pss:" : "Rss:", 0) == 0)
+        total += std::strtoull(line.c_str() + 4, nullptr, 10) * 1024;
     }
   }
   return total;

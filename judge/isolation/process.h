@@ -99,8 +99,9 @@ size_t tasks_of_user(unsigned uid);
 // killing one's user must not kill the others) and from every other judge's.
 unsigned fresh_runner_uid();
 
-// The host memory a family of processes holds, in bytes: the resident memory of
-// each (anonymous, file-backed and shared, from /proc/PID/smaps_rollup) plus
+// The host memory a family of processes holds, in bytes: the memory of each
+// (from /proc/PID/smaps: anonymous memory by its proportional share, so pages a
+// fork shares copy-on-write count once; a file's resident pages once) plus
 // the pages of every shared-memory file any of them has open but not mapped
 // (a memfd grown with fallocate, a file in /dev/shm), each file counted once.
 // A process that is gone counts nothing.

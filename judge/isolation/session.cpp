@@ -340,6 +340,24 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     x.stopped = Clock::now();
   }
   x.end = x.late_work ? x.stopped : got;
+  // The host memory of the whole family, counted while it is stopped: each process's own limit
+  // (the runner's --memory-limit) does not bound children that each stay under it, or shared-memory
+  // files that each stay under the file-size limit. CPU problems only: a CUDA process's resident
+  // figure has not been measured against the limit on a GPU machine.
+  if (opt_.memory_limit > 0 && problem_.info().kind == Kind::CPU && (q.op == Op::Call || q.op == Op::CallSetup)) {
+    const size_t held = family_memory_bytes(family_->known());
+    if (held > opt_.memory_limit) {
+      char buf[300];
+      std::snprintf(buf, sizeof buf,
+                    "its processes held %.2f GiB of host memory together after %s (resident memory and "
+                    "shared-memory files, in %zu processes), past the memory limit of %.2f GiB",
+                    static_cast<double>(held) / (1 << 30), during, family_->known().size(),
+                    static_cast<double>(opt_.memory_limit) / (1 << 30));
+      ended(o, buf, CallOutcome::OutOfMemory);
+      x.reply.reset();
+      return x;
+    }
+  }
   if (trace_ && (q.op == Op::Call || q.op == Op::Ping)) {
     // Where the judge's interval goes, in µs from x.sent (the runner's marks on the same steady clock).
     const auto us = [&](Clock::time_point t) { return std::chrono::duration<double, std::micro>(t - x.sent).count(); };
