@@ -2,6 +2,8 @@
 // in a ring of n slots ("each vertex enters once, so n slots are enough") so nothing overflows. On a graph with a
 // cycle (here every edge is one: u -> v and v -> u) the frontier never empties and the level loop never ends. Right
 // on the graphs without edges; must get TLE on the first test with one (pair).
+// hpcjudge-test: message=test pair
+// hpcjudge-test: message=did not return within
 #include <cuda_runtime.h>
 
 __global__ void init_levels(int n, int source, int* level, int* queue) {

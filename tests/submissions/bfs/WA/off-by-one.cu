@@ -1,6 +1,8 @@
 // Frontier queues, right but for the level written: it gives a vertex found from level `depth` the level
 // `depth + 2` (the loop's depth counted from 1 where the source's level is 0). Must get WA on the first test with an
 // edge (pair: expected 1, got 2).
+// hpcjudge-test: message=test pair
+// hpcjudge-test: message=expected 1, got 2
 #include <cuda_runtime.h>
 
 __global__ void init_levels(int n, int source, int* level, int* queue) {

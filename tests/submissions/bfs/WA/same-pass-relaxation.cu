@@ -3,6 +3,7 @@
 // earlier in the same pass (by a thread that ran first) is expanded in that pass too, so a head can be claimed along
 // a longer path before the thread of its shortest path runs, and it keeps the longer level. Right on a chain or a
 // star; must get WA on a graph with paths of different lengths to one vertex (expected k, got more than k).
+// hpcjudge-test: message=of level wrong
 #include <cuda_runtime.h>
 
 __global__ void init_levels(int n, int source, int* level) {

@@ -1,6 +1,8 @@
 // Frontier queues with a visited bitmap of its own: it writes level[v] only when it reaches v, and never writes -1
 // for the vertices it cannot reach (level starts as INT32_MIN, not -1). Right on every connected graph; must get WA
 // on the first test with an unreachable vertex (m-0: expected -1, got -2147483648).
+// hpcjudge-test: message=test m-0
+// hpcjudge-test: message=expected -1, got -2147483648
 #include <cuda_runtime.h>
 
 __global__ void start(int source, int* level, int* visited, int* queue) {
