@@ -33,6 +33,7 @@ class Bfs final : public ProblemOf<decltype(solve)> {
             "(vertex-parallel, edge-parallel, frontier queues, bottom-up steps) gives the same levels. level starts "
             "filled with INT32_MIN, neither -1 nor a level, so an unreachable vertex left unwritten fails.",
         .allowed_libraries = {"cub", "thrust"},
+        // Listed first: uniform, the last branch but one; generate_case() refuses any other name (it throws).
         .generators = {"uniform", "none", "chain", "star", "grid:", "rmat", "loops", "halves"},
         // No vendor BFS is installed: the fast reference against the copy bandwidth, on R-MAT only. A BFS is
         // bound by its levels' latency (a launch and a copy to the host each) and scattered reads, not by
@@ -66,6 +67,9 @@ class Bfs final : public ProblemOf<decltype(solve)> {
     return {g("n-1", 1, 0, "none"),
             g("m-0", 1000, 0, "none"),
             g("pair", 2, 2, "chain"),
+            chain(4),
+            g("uniform-33", 33, 2 * 48, "uniform"),    // either side of a warp
+            g("uniform-257", 257, 2 * 600, "uniform"),  // and of a block of 256
             g("loops-and-duplicates", 3001, 2 * 12000, "loops"),
             star(4099),
             chain(3000),
