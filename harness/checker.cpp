@@ -48,7 +48,9 @@ std::string format_value(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
+  // An integer (an int32 or uint32 output's, a count) in full: %.9g would print INT32_MIN as -2.14748365e+09.
+  if (v == std::trunc(v) && v >= -2147483648.0 && v <= 4294967295.0) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
 }
 
@@ -122,6 +124,10 @@ std::string summarize(const CheckResult& r, const std::string& buffer, size_t co
     for (const Mismatch& m : r.first) {
       if (std::isnan(m.got) && !std::isnan(m.expected)) {
         hint = "NaN where a number is expected: an element never written (outputs start as NaN), or a 0/0 or inf-inf";
+        break;
+      }
+      if (!r.tolerance && m.got == -2147483648.0 && m.expected != m.got) {
+        hint = "INT32_MIN where a value is expected: an element never written (int32 outputs start as INT32_MIN)";
         break;
       }
       if (std::isinf(m.got) && std::isfinite(m.expected)) {

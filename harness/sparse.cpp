@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 #include "philox.h"
 
@@ -278,7 +279,6 @@ void csr_rmat(std::span<int32_t> row_ptr, std::span<int32_t> col_idx, int scale,
 }
 
 std::vector<std::pair<int32_t, int32_t>> rmat_edges(int scale, int64_t edges, uint64_t seed, uint32_t stream) {
-  const int64_t n = int64_t{1} << scale;
   const Scramble perm(scale, seed, stream ^ 0x7E7E0000u);
   std::vector<std::pair<int32_t, int32_t>> e(static_cast<size_t>(edges));
 #pragma omp parallel for schedule(static) if (edges > (1 << 14))
@@ -315,6 +315,62 @@ void csr_of_edges(std::span<const std::pair<int32_t, int32_t>> edges, std::span<
   for (int64_t i = 0; i <= n; ++i) row_ptr[i] = static_cast<int32_t>(start[i]);
 #pragma omp parallel for schedule(static) if (m > (1 << 16))
   for (int64_t k = 0; k < m; ++k) col_idx[k] = static_cast<int32_t>(sorted[k]);
+}
+
+std::vector<std::pair<int32_t, int32_t>> chain_edges(int64_t n) {
+  std::vector<std::pair<int32_t, int32_t>> e;
+  if (n > 1) e.reserve(static_cast<size_t>(n - 1));
+  for (int64_t i = 0; i + 1 < n; ++i) e.emplace_back(static_cast<int32_t>(i), static_cast<int32_t>(i + 1));
+  return e;
+}
+
+std::vector<std::pair<int32_t, int32_t>> star_edges(int64_t n, int32_t hub) {
+  std::vector<std::pair<int32_t, int32_t>> e;
+  if (n > 1) e.reserve(static_cast<size_t>(n - 1));
+  for (int64_t i = 0; i < n; ++i)
+    if (i != hub) e.emplace_back(hub, static_cast<int32_t>(i));
+  return e;
+}
+
+std::vector<std::pair<int32_t, int32_t>> split_edges(int64_t n, int64_t edges, uint64_t seed, uint32_t stream) {
+  if (n < 2) throw std::invalid_argument("split_edges: two halves need two vertices");
+  const int64_t even = (n + 1) / 2, odd = n / 2;
+  auto e = uniform_edges(0, even, edges / 2, seed, stream);
+  const auto f = uniform_edges(0, odd, edges - edges / 2, seed, stream ^ 0x5A5A0000u);
+  for (auto& [u, v] : e) u *= 2, v *= 2;
+  for (const auto& [u, v] : f) e.emplace_back(2 * u + 1, 2 * v + 1);
+  return e;
+}
+
+std::vector<std::pair<int32_t, int32_t>> loopy_edges(int64_t n, int64_t edges, uint64_t seed, uint32_t stream) {
+  auto e = uniform_edges(0, n, edges, seed, stream);
+  for (int64_t k = 0; k < edges; ++k) {
+    if (k % 4 == 1) e[k] = e[k - 1];                // a duplicate of the edge before it
+    else if (k % 4 == 2) e[k].second = e[k].first;  // a self-loop
+  }
+  return e;
+}
+
+int32_t pick_source(std::span<const int32_t> row_ptr, uint64_t seed, uint32_t stream, uint64_t set) {
+  const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
+  if (n <= 0) throw std::invalid_argument("pick_source: a graph without vertices");
+  int64_t count = 0;
+  for (int64_t v = 0; v < n; ++v) count += row_ptr[v + 1] > row_ptr[v];
+  const bool any = count > 0;
+  if (!any) count = n;
+  const auto c = static_cast<uint64_t>(count);
+  uint64_t a = bits64(seed, stream, 0) % c, b = bits64(seed, stream, 1) % c;
+  auto gcd = [](uint64_t x, uint64_t y) {
+    while (y != 0) x = std::exchange(y, x % y);
+    return x;
+  };
+  if (a == 0) a = 1;
+  while (gcd(a, c) != 1) a = a + 1 < c ? a + 1 : 1;
+  const uint64_t k = (a * (set % c) + b) % c;  // a, set % c < 2^31: no overflow
+  if (!any) return static_cast<int32_t>(k);
+  for (int64_t v = 0, seen = 0; v < n; ++v)
+    if (row_ptr[v + 1] > row_ptr[v] && static_cast<uint64_t>(seen++) == k) return static_cast<int32_t>(v);
+  throw std::logic_error("pick_source: fewer vertices with out-edges than counted");
 }
 
 }  // namespace hpcjudge::gen

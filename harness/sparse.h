@@ -60,4 +60,22 @@ std::vector<std::pair<int32_t, int32_t>> uniform_edges(int64_t first, int64_t co
 void csr_of_edges(std::span<const std::pair<int32_t, int32_t>> edges, std::span<int32_t> row_ptr,
                   std::span<int32_t> col_idx);
 
+// bfs's other graph kinds, as edge lists for csr_of_edges. A path 0 - 1 - ... - n-1
+// (n - 1 edges; from vertex 0 its far end is n - 1 levels away).
+std::vector<std::pair<int32_t, int32_t>> chain_edges(int64_t n);
+// A star: `hub` joined to each of the other n - 1 vertices.
+std::vector<std::pair<int32_t, int32_t>> star_edges(int64_t n, int32_t hub);
+// Two halves with no edge between them: the even vertices and the odd ones (n >= 2), the
+// first edges / 2 uniform among the even ones, the rest among the odd ones.
+std::vector<std::pair<int32_t, int32_t>> split_edges(int64_t n, int64_t edges, uint64_t seed, uint32_t stream);
+// `edges` edges on n vertices with self-loops and duplicates, in groups of four: a uniform
+// edge, the same edge again, a self-loop on a uniform vertex, another uniform edge.
+std::vector<std::pair<int32_t, int32_t>> loopy_edges(int64_t n, int64_t edges, uint64_t seed, uint32_t stream);
+
+// bfs's source for input set `set` of a graph: the set-th vertex of a seeded bijection
+// (i -> a i + b mod count, a coprime to count) over the vertices with at least one
+// out-edge (over all vertices where none has one), so that sets below that count never
+// share a source and a source is never isolated while the graph has an edge.
+int32_t pick_source(std::span<const int32_t> row_ptr, uint64_t seed, uint32_t stream, uint64_t set);
+
 }  // namespace hpcjudge::gen

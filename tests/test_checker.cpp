@@ -3,6 +3,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -99,6 +100,19 @@ TEST_CASE("summarize: an exact comparison says so and gives no tolerance") {
   std::vector<uint32_t> got = {1, 2, 9}, exp = {1, 2, 3};
   const std::string s = summarize(check_exact<uint32_t>(got, exp), "lengths");
   CHECK(s == "1 of 3 elements of lengths wrong (compared exactly); the first: lengths[2] expected 3, got 9");
+}
+
+TEST_CASE("summarize: an int32 element never written is INT32_MIN, printed in full, with a hint") {
+  std::vector<int32_t> got = {0, INT32_MIN, 2}, exp = {0, -1, 2};
+  const std::string s = summarize(check_exact<int32_t>(got, exp), "level");
+  CHECK_THAT(s, ContainsSubstring("level[1] expected -1, got -2147483648"));
+  CHECK_THAT(s, ContainsSubstring("hint: INT32_MIN where a value is expected: an element never written"));
+  // A wrong value that is not the sentinel gets no such hint; large counts print as integers too.
+  std::vector<uint32_t> big = {4000000000u}, want = {3000000000u};
+  const std::string b = summarize(check_exact<uint32_t>(big, want), "count");
+  CHECK(b == "1 of 1 element of count wrong (compared exactly); the first: count[0] expected 3000000000, got 4000000000");
+  CHECK(format_value(0.5) == "0.5");
+  CHECK(format_value(1e10) == "1e+10");
 }
 
 TEST_CASE("check_close keeps only the first few mismatches but counts all") {

@@ -35,7 +35,7 @@ if [ "$phase" = test ] || [ "$phase" = all ]; then
   grep -E "tests passed|tests failed|\(Failed\)|\(Skipped\)|Timeout" "$out/ctest.log"
 fi
 if [ "$phase" = judge ] || [ "$phase" = all ]; then
-  for slug in ${SLUGS:-vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress prefix-sum reduction merge spmv}; do
+  for slug in ${SLUGS:-vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress prefix-sum reduction merge spmv bfs}; do
     for f in reference/solutions/$slug/*.cu; do
       ./judge/judge "$slug" "$f" --json "$out/$slug-$(basename "$f" .cu).json" >"$out/$slug-$(basename "$f" .cu).txt" 2>&1
       echo "== $slug $(basename "$f")"; sed -n '/^performance/,$p' "$out/$slug-$(basename "$f" .cu).txt"
@@ -50,7 +50,7 @@ if [ "$phase" = repeat ]; then
       tests/submissions/flash-attention/AC/tiled.cu tests/submissions/rle-compress/AC/fast.cu
       tests/submissions/rle-decompress/AC/fast.cu tests/submissions/prefix-sum/AC/warp-block-grid.cu
       tests/submissions/reduction/AC/warp-shuffle-two-pass.cu tests/submissions/merge/AC/merge-path-ties-from-b.cu
-      tests/submissions/spmv/AC/csr-vector.cu}; do
+      tests/submissions/spmv/AC/csr-vector.cu tests/submissions/bfs/AC/frontier-queue.cu}; do
     slug=$(basename "$(dirname "$(dirname "$f")")")
     for k in 1 2; do
       log="$out/repeat-$slug-$(basename "${f%.*}")-$k"

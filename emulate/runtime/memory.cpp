@@ -118,23 +118,35 @@ void check_arena(uintptr_t off, size_t size, Access kind, bool device_code) {
 }
 
 void check_heap(uintptr_t addr, size_t size, Access kind, bool device_code) {
-  std::lock_guard lock(heap_mutex);
-  auto it = allocations.upper_bound(addr);
-  if (it != allocations.begin()) {
-    --it;
-    const Allocation& a = it->second;
-    const uintptr_t start = it->first;
-    if (addr + size <= start + a.bytes && a.live && (device_code || a.managed)) return;  // the common case
-    const std::string which = "the " + std::to_string(a.bytes) + "-byte cudaMalloc allocation #" + std::to_string(a.number);
-    if (addr + size <= start + a.bytes) {
-      if (!a.live) return report(device_code, std::string(verb(kind)) + " of " + which + " after cudaFree (byte " + std::to_string(addr - start) + ")");
-      return report(false, std::string(verb(kind)) + " of byte " + std::to_string(addr - start) + " of " + which);
+  // The report is made after heap_mutex is released: from device code it long-jumps out of the kernel
+  // (fail()), past the lock's destructor, and the next cudaMalloc or cudaFree would wait on it for ever.
+  std::string what;
+  bool from_device = device_code;
+  {
+    std::lock_guard lock(heap_mutex);
+    auto it = allocations.upper_bound(addr);
+    if (it != allocations.begin()) {
+      --it;
+      const Allocation& a = it->second;
+      const uintptr_t start = it->first;
+      if (addr + size <= start + a.bytes && a.live && (device_code || a.managed)) return;  // the common case
+      const std::string which = "the " + std::to_string(a.bytes) + "-byte cudaMalloc allocation #" + std::to_string(a.number);
+      if (addr + size <= start + a.bytes) {
+        if (!a.live) {
+          what = std::string(verb(kind)) + " of " + which + " after cudaFree (byte " + std::to_string(addr - start) + ")";
+        } else {
+          what = std::string(verb(kind)) + " of byte " + std::to_string(addr - start) + " of " + which;
+          from_device = false;
+        }
+      } else {
+        what = std::string(verb(kind)) + " past the end of " + which + ": byte " + std::to_string(addr - start) + ", " +
+               std::to_string(addr + size - start - a.bytes) + " past its end";
+      }
+    } else {
+      what = std::string(verb(kind)) + " at " + hex(addr) + ", in no allocation";
     }
-    return report(device_code, std::string(verb(kind)) + " past the end of " + which + ": byte " +
-                                   std::to_string(addr - start) + ", " + std::to_string(addr + size - start - a.bytes) +
-                                   " past its end");
   }
-  report(device_code, std::string(verb(kind)) + " at " + hex(addr) + ", in no allocation");
+  report(from_device, what);
 }
 
 // The race rule on one byte's cell, for the running thread.
