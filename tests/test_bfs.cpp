@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "queue_bfs.h"
 #include "harness/arena.h"
 #include "harness/problem.h"
 #include "harness/sparse.h"
@@ -52,20 +53,6 @@ struct Graph {
   }
   std::vector<int32_t> levels(int32_t s) const { return reference::bfs(rp(), ci(), s).level; }
 };
-
-std::vector<int32_t> queue_bfs(std::span<const int32_t> rp, std::span<const int32_t> ci, int32_t s) {
-  std::vector<int32_t> level(rp.size() - 1, -1);
-  std::queue<int32_t> q;
-  level[s] = 0;
-  q.push(s);
-  while (!q.empty()) {
-    const int32_t u = q.front();
-    q.pop();
-    for (int32_t k = rp[u]; k < rp[u + 1]; ++k)
-      if (level[ci[k]] < 0) level[ci[k]] = level[u] + 1, q.push(ci[k]);
-  }
-  return level;
-}
 
 // row_ptr from 0 to m, never falling; every head in range; every edge u -> v matched by as many v -> u.
 void require_valid_symmetric(const Graph& g) {

@@ -5,26 +5,13 @@
 #include <queue>
 #include <vector>
 
+#include "queue_bfs.h"
 #include "harness/sparse.h"
 #include "reference/sparse.h"
 
 using namespace hpcjudge;
 
 namespace {
-
-std::vector<int32_t> queue_bfs(const std::vector<int32_t>& rp, const std::vector<int32_t>& ci, int32_t s) {
-  std::vector<int32_t> level(rp.size() - 1, -1);
-  std::queue<int32_t> q;
-  level[s] = 0;
-  q.push(s);
-  while (!q.empty()) {
-    const int32_t u = q.front();
-    q.pop();
-    for (int32_t k = rp[u]; k < rp[u + 1]; ++k)
-      if (level[ci[k]] < 0) level[ci[k]] = level[u] + 1, q.push(ci[k]);
-  }
-  return level;
-}
 
 struct Graph {
   std::vector<int32_t> rp, ci;
