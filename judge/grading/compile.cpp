@@ -13,6 +13,8 @@
 #include "judge/isolation/process.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
+#include "judge/sha256.h"
+#include "judge/versions.h"
 
 namespace hpcjudge {
 
@@ -298,6 +300,32 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   if (opt.emulate)
     if (const std::string why = unsupported_in_log(log); !why.empty()) return finish(why, log);
   return finish(first_error(log), log);
+}
+
+CompileResult compile_reference(const Problem& p, const Paths& paths, const std::string& role,
+                                const std::string& source, const fs::path& workdir, const CompileOptions& opt,
+                                const std::string& machine_fingerprint) {
+  const std::string key = sha256_hex(machine_fingerprint + '\0' + judge_version() + '\0' + p.info().slug + '\0' +
+                                     role + '\0' + opt.arch + (opt.vendor ? "\0vendor" : "") +
+                                     (opt.emulate ? "\0emulate" : "") + '\0' + source);
+  const fs::path cached = paths.cache / "compiled" / (p.info().slug + "-" + role + "-" + key.substr(0, 16) + ".so");
+  std::error_code ec;
+  if (fs::is_regular_file(cached, ec) && fs::copy_file(cached, compiled_library(workdir), ec)) {
+    CompileResult r;
+    r.ok = true;
+    r.command = "(compiled earlier on this machine: " + cached.string() + ")";
+    return r;
+  }
+  CompileResult r = compile_submission(p, paths, source, workdir, opt);
+  if (!r.ok) return r;
+  // Aside first, then renamed into place: two judges at once never load half a library.
+  fs::create_directories(cached.parent_path(), ec);
+  const fs::path aside = cached.string() + ".tmp" + std::to_string(getpid());
+  if (fs::copy_file(compiled_library(workdir), aside, fs::copy_options::overwrite_existing, ec)) {
+    fs::rename(aside, cached, ec);
+    if (ec) fs::remove(aside, ec);
+  }
+  return r;
 }
 
 }  // namespace hpcjudge

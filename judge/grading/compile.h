@@ -54,6 +54,14 @@ inline constexpr size_t kCompilerLog = 256 * 1024;
 CompileResult compile_submission(const Problem& p, const Paths& paths, const std::string& source,
                                  const std::filesystem::path& workdir, const CompileOptions& opt);
 
+// The judge's own reference solution `role` compiled as compile_submission() does, once per
+// machine, judge and source: the library is cached under <cache>/compiled/ (keyed on the machine's
+// fingerprint, which names its CPU and compilers, this judge's version, the options and the source)
+// and copied into `workdir` on a hit. Never for a submission: only code the judge ships.
+CompileResult compile_reference(const Problem& p, const Paths& paths, const std::string& role,
+                                const std::string& source, const std::filesystem::path& workdir,
+                                const CompileOptions& opt, const std::string& machine_fingerprint);
+
 // The emulator's headers and the folder of its library (the runner's).
 std::filesystem::path emulator_include(const Paths& paths);
 std::filesystem::path emulator_library_dir(const Paths& paths);

@@ -532,7 +532,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         if (opt.score && opt.side_by_side && !opt.vendor && opt.only_case.empty()) {
           const Scale cached = load_or_measure_scale(p, paths, opt, r.machine, listener);
           if (cached.error.empty())
-            rivals = std::make_unique<Rivals>(p, paths, opt, arch, session_options, cached, listener);
+            rivals = std::make_unique<Rivals>(p, paths, opt, arch, session_options, cached, r.machine.fingerprint(),
+                                              listener);
         }
         run_bench(p, opt, r.machine, peaks, timed, rivals.get(), r, listener);
         if (rivals) r.timing["side_by_side"] = rivals->notes();

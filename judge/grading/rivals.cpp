@@ -30,7 +30,8 @@ bool baseline_is_quick(const Problem& p, const Scale& cached) {
 }  // namespace
 
 Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
-               const SessionOptions& session, const Scale& cached, Listener& listener) {
+               const SessionOptions& session, const Scale& cached, const std::string& machine_fingerprint,
+               Listener& listener) {
   std::vector<std::string> roles = {"fast"};
   if (baseline_is_quick(p, cached)) {
     roles.push_back("baseline");
@@ -50,13 +51,16 @@ Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, co
       notes_.push_back(role + ": not timed beside (" + e.what() + ")");
       continue;
     }
-    listener.note("compiling the " + role + " reference, to time it beside each run");
-    const CompileResult cr = compile_submission(p, paths, source, m->dir.path,
-                                                {.arch = arch, .sandbox = opt.sandbox, .hidden = opt.hidden});
+    const CompileResult cr = compile_reference(p, paths, role, source, m->dir.path,
+                                               {.arch = arch, .sandbox = opt.sandbox, .hidden = opt.hidden},
+                                               machine_fingerprint);
     if (!cr.ok) {
       notes_.push_back(role + ": not timed beside (it did not compile: " + cr.message + ")");
       continue;
     }
+    listener.note(std::string(cr.command.rfind("(compiled earlier", 0) == 0 ? "the " + role + " reference, compiled earlier on this machine,"
+                                                                          : "compiled the " + role + " reference,") +
+                  " to time it beside each run");
     SessionOptions so = session;
     so.library = compiled_library(m->dir.path);
     so.wrapper.clear();

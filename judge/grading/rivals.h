@@ -36,7 +36,8 @@ class Rivals {
   // (the rivals get the same threads, device, memory limit and, for their own
   // folder, the same wrapper).
   Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
-         const SessionOptions& session, const Scale& cached, Listener& listener);
+         const SessionOptions& session, const Scale& cached, const std::string& machine_fingerprint,
+         Listener& listener);
   ~Rivals();
 
   size_t size() const { return members_.size(); }

@@ -21,6 +21,9 @@ for slug in $slugs; do
     "$judge" "$slug" "$sol" --json "$tmp/$slug-$k.json" >"$tmp/$slug-$k.txt" 2>&1 ||
       { cat "$tmp/$slug-$k.txt"; echo "FAIL: $slug run $k"; status=1; continue 2; }
   done
+  # The fast reference is compiled once per machine and judge: the second grade takes it from the cache.
+  grep -q "fast reference, compiled earlier on this machine" "$tmp/$slug-2.txt" ||
+    { cat "$tmp/$slug-2.txt"; echo "FAIL: $slug run 2 compiled the fast reference again"; status=1; }
   python3 - "$slug" "$tmp/$slug-1.json" "$tmp/$slug-2.json" <<'PY' || status=1
 import json, sys
 slug, a, b = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
