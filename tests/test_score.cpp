@@ -78,6 +78,17 @@ TEST_CASE("score: a cached scale counts only for the machine and the reference s
   std::ofstream(fast) << "// fast, version 2: a faster reference\n";
   CHECK(reference_digest(baseline, fast) != digest);
   CHECK_FALSE(read_cached_scale(file, "machine A", reference_digest(baseline, fast)));  // timed again
+  // The load it was measured at is kept; a busy measurement is timed again once the machine is quiet.
+  Scale busy = kScale;
+  busy.load_per_core = 2.4;
+  write_scale_cache(file, "machine A", digest, busy);
+  REQUIRE(read_cached_scale(file, "machine A", digest));
+  CHECK(read_cached_scale(file, "machine A", digest)->load_per_core == 2.4);
+  CHECK(retime_busy_scale(2.4, 0.3));         // busy then, quiet now: timed again
+  CHECK_FALSE(retime_busy_scale(2.4, 2.0));   // still busy: timing again would be no better
+  CHECK_FALSE(retime_busy_scale(1.1, 0.1));   // the judge's own load only
+  CHECK_FALSE(retime_busy_scale(-1, 0.1));    // an older cache that did not say
+  CHECK_FALSE(retime_busy_scale(2.4, -1));    // no load average here
   // The digest covers both files and where one ends.
   CHECK(reference_digest(fast, baseline) != reference_digest(baseline, fast));
   fs::remove_all(dir);

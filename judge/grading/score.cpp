@@ -41,7 +41,19 @@ std::optional<Scale> read_cached_scale(const fs::path& file, const std::string& 
     return std::nullopt;
   Scale s;
   for (const auto& c : j["cases"]) s.cases.push_back({c["name"], c["baseline_s"], c["fast_s"]});
+  s.load_per_core = j.value("load_per_core", -1.0);
   return s;
+}
+
+bool retime_busy_scale(double cached_load_per_core, double now_load_per_core) {
+  return cached_load_per_core > kBusyScaleLoad && now_load_per_core >= 0 && now_load_per_core <= kQuietLoad;
+}
+
+double load_per_core(int cores) {
+  std::ifstream in("/proc/loadavg");
+  double one = 0;
+  if (!in || !(in >> one) || cores <= 0) return -1;
+  return one / cores;
 }
 
 void write_scale_cache(const fs::path& file, const std::string& fingerprint, const std::string& digest,
@@ -49,6 +61,7 @@ void write_scale_cache(const fs::path& file, const std::string& fingerprint, con
   nlohmann::json j = {{"version", kScaleVersion},
                       {"fingerprint", fingerprint},
                       {"references", digest},
+                      {"load_per_core", scale.load_per_core},
                       {"cases", nlohmann::json::array()}};
   for (const auto& c : scale.cases)
     j["cases"].push_back({{"name", c.name}, {"baseline_s", c.baseline_s}, {"fast_s", c.fast_s}});
@@ -69,8 +82,15 @@ fs::path scale_file(const Problem& p, const Paths& paths, const MachineInfo& m) 
 
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
                             Listener& listener) {
-  if (auto cached = read_cached_scale(scale_file(p, paths, m), m.fingerprint(), references_of(p, paths)))
-    return *cached;
+  if (auto cached = read_cached_scale(scale_file(p, paths, m), m.fingerprint(), references_of(p, paths))) {
+    const double now = load_per_core(m.cores);
+    if (!retime_busy_scale(cached->load_per_core, now)) return *cached;
+    char why[200];
+    std::snprintf(why, sizeof why,
+                  "the cached scale was measured on a busy machine (load %.2f per core; %.2f now): timing it again",
+                  cached->load_per_core, now);
+    listener.note(why);
+  }
   GradeOptions ref = opt;
   ref.bench = true;
   ref.score = false;
@@ -94,6 +114,7 @@ Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, con
   Scale s;
   for (size_t i = 0; i < baseline.bench.size() && i < fast.bench.size(); ++i)
     s.cases.push_back({baseline.bench[i].name, baseline.bench[i].stats.median, fast.bench[i].stats.median});
+  s.load_per_core = load_per_core(m.cores);
   write_scale_cache(scale_file(p, paths, m), m.fingerprint(), references_of(p, paths), s);
   return s;
 }

@@ -33,7 +33,16 @@ struct CaseScale {
 struct Scale {
   std::vector<CaseScale> cases;
   std::string error;  // why there is no scale (a reference solution not AC, ...)
+  double load_per_core = -1;  // the 1-minute load average over the cores when it was measured (-1: not known)
 };
+
+// A cached scale measured while the machine was busy (load per core above kBusyScaleLoad: the judge's
+// own timing makes about 1) is timed again once the machine is quiet (at most kQuietLoad per core).
+inline constexpr double kBusyScaleLoad = 1.5;
+inline constexpr double kQuietLoad = 1.0;
+bool retime_busy_scale(double cached_load_per_core, double now_load_per_core);
+// The 1-minute load average over `cores` (-1 where /proc/loadavg cannot be read).
+double load_per_core(int cores);
 
 // reference/solutions/<slug>/<role>.<ext>: role "baseline", "fast" or "vendor" (make bench's anchor).
 std::filesystem::path reference_solution(const Problem& p, const Paths& paths, const std::string& role);
