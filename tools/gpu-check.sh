@@ -2,7 +2,8 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|all] [ctest -R regex | seconds]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|trace|all] [ctest -R regex | seconds]
+# trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
 # repeat: judges each file in $REPEAT (default: one submission per GPU problem
 # that scores above 0) twice in a row and prints both scores: the repeatability check.
@@ -58,6 +59,24 @@ if [ "$phase" = repeat ]; then
       echo "$slug $(basename "$f") run $k: $(grep -o 'score .*' "$log.txt" | head -1)"
     done
   done
+fi
+if [ "$phase" = trace ]; then
+  # Where a timed GPU call's interval goes (docs/design.md, "Where a call's interval goes"): the fast
+  # reference of ${TRACE_SLUG:-vector-add} judged with HPCJUDGE_TRACE=1, then the median of each mark
+  # per runner over the calls of each performance case's size (the runner's reported time as the key).
+  slug=${TRACE_SLUG:-vector-add}
+  HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" --json "$out/trace-$slug.json" \
+    >"$out/trace-$slug.txt" 2>"$out/trace-$slug.log"
+  sed -n '/^performance/,$p' "$out/trace-$slug.txt"
+  # One line per (runner, size class, mark): sorted, then each group's median (plain POSIX awk).
+  awk '$1 == "trace" && $2 == "call" {
+         key = $4 "/" int(log($NF + 1) / log(2))  # runner, and the reported time within a factor of 2
+         for (i = 5; i < NF; i += 2) print key, $i, $(i + 1)
+       }' "$out/trace-$slug.log" | sort -k1,1 -k2,2 -k3,3g |
+    awk 'function flush() { if (n) printf "%s %s %s (%d calls)\n", g, f, v[int((n + 1) / 2)], n; n = 0 }
+         $1 != g || $2 != f { flush(); g = $1; f = $2 }
+         { v[++n] = $3 }
+         END { flush() }'
 fi
 if [ "$phase" = bench ]; then
   rm -f "$out/bench.done"
