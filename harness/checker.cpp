@@ -1,7 +1,9 @@
 #include "checker.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "text.h"
 
@@ -13,14 +15,19 @@ bool element_close(double got, double expected, const Tolerance& tol) {
   return std::fabs(got - expected) <= tol.atol + tol.rtol * std::fabs(expected);
 }
 
-CheckResult check_close(std::span<const float> got, std::span<const double> expected, const Tolerance& base,
-                        size_t keep, std::span<const double> bound) {
+namespace {
+
+// One stretch of check_close's comparison, [from, to), with the ratio that made `worst` the worst.
+struct Partial {
   CheckResult r;
-  r.checked = got.size();
-  r.tolerance = base;
-  r.per_element = !bound.empty();
   double worst_ratio = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
+};
+
+Partial check_range(std::span<const float> got, std::span<const double> expected, const Tolerance& base, size_t keep,
+                    std::span<const double> bound, size_t from, size_t to) {
+  Partial p;
+  CheckResult& r = p.r;
+  for (size_t i = from; i < to; ++i) {
     const double g = got[i], e = expected[i];
     const Tolerance tol{base.atol + (bound.empty() ? 0 : bound[i]), base.rtol};
     if (std::isfinite(g) && std::isfinite(e)) {
@@ -37,10 +44,43 @@ CheckResult check_close(std::span<const float> got, std::span<const double> expe
     if (std::isfinite(g) && std::isfinite(e)) {
       // err > allowed >= 0 here, so the ratio is finite unless allowed is 0.
       const double ratio = std::fabs(g - e) / (tol.atol + tol.rtol * std::fabs(e));
-      if (!r.worst || ratio > worst_ratio)
-        r.worst = Mismatch{i, e, g}, worst_ratio = ratio, r.worst_allowed = tol.atol + tol.rtol * std::fabs(e);
+      if (!r.worst || ratio > p.worst_ratio)
+        r.worst = Mismatch{i, e, g}, p.worst_ratio = ratio, r.worst_allowed = tol.atol + tol.rtol * std::fabs(e);
     }
   }
+  return p;
+}
+
+// `later` (the stretch after `into`'s) folded into `into`: the same result as one pass over both,
+// ties going to the earlier index as they do in a single pass.
+void merge(Partial& into, const Partial& later, size_t keep) {
+  CheckResult& a = into.r;
+  const CheckResult& b = later.r;
+  a.mismatches += b.mismatches;
+  for (const Mismatch& m : b.first)
+    if (a.first.size() < keep) a.first.push_back(m);
+  if (b.max_abs_err > a.max_abs_err) a.max_abs_err = b.max_abs_err, a.max_abs_index = b.max_abs_index;
+  a.max_rel_err = std::max(a.max_rel_err, b.max_rel_err);
+  if (b.worst && (!a.worst || later.worst_ratio > into.worst_ratio))
+    a.worst = b.worst, into.worst_ratio = later.worst_ratio, a.worst_allowed = b.worst_allowed;
+}
+
+}  // namespace
+
+CheckResult check_close(std::span<const float> got, std::span<const double> expected, const Tolerance& base,
+                        size_t keep, std::span<const double> bound) {
+  // Large outputs (10^8 elements of a GPU problem) in stretches on every core, merged in order.
+  const size_t n = got.size();
+  const size_t stretches = n < (size_t{1} << 18) ? 1 : 64;
+  std::vector<Partial> parts(stretches);
+#pragma omp parallel for schedule(dynamic, 1) if (stretches > 1)
+  for (size_t k = 0; k < stretches; ++k)
+    parts[k] = check_range(got, expected, base, keep, bound, n * k / stretches, n * (k + 1) / stretches);
+  for (size_t k = 1; k < stretches; ++k) merge(parts[0], parts[k], keep);
+  CheckResult r = std::move(parts[0].r);
+  r.checked = n;
+  r.tolerance = base;
+  r.per_element = !bound.empty();
   return r;
 }
 

@@ -185,3 +185,33 @@ TEST_CASE("sentinels: NaN for floats") {
   fill_sentinel({&s, reinterpret_cast<std::byte*>(v.data())});
   for (float x : v) CHECK(std::isnan(x));
 }
+
+TEST_CASE("check_close over a large output, in stretches on every core, says what one pass would") {
+  const size_t n = size_t{3} << 20;  // 48 stretches of the 64 and more: merged in order
+  std::vector<float> got(n);
+  std::vector<double> want(n);
+  for (size_t i = 0; i < n; ++i) got[i] = static_cast<float>(want[i] = 1.0 + static_cast<double>(i % 977) / 977);
+  const Tolerance tol{1e-6, 1e-5};
+  // Mismatches across stretches: the first five kept in index order, whichever stretch they are in.
+  const std::vector<size_t> bad = {70000, 2100000, 100, 1500000, 3000000, 48000, 2500000};
+  for (size_t i : bad) got[i] = static_cast<float>(want[i] + 0.5);
+  // Two equal largest errors far apart: the earlier index is reported, as one pass reports it.
+  got[1800000] = static_cast<float>(want[1800000] + 2.0);
+  got[2900102] = static_cast<float>(want[2900102] + 2.0);  // 2900102 - 1800000 = 977 * 1126: the same value, the same error
+  // A NaN: a mismatch without a ratio.
+  got[2200000] = NAN;
+  const CheckResult r = check_close(got, want, tol);
+  CHECK(r.checked == n);
+  CHECK(r.mismatches == bad.size() + 3);
+  REQUIRE(r.first.size() == 5);
+  const std::vector<size_t> first = {100, 48000, 70000, 1500000, 1800000};
+  for (size_t k = 0; k < 5; ++k) CHECK(r.first[k].index == first[k]);
+  CHECK(r.max_abs_index == 1800000);
+  CHECK(std::fabs(r.max_abs_err - 2.0) < 1e-5);
+  REQUIRE(r.worst);
+  CHECK(r.worst->index == 1800000);  // the larger error there, and the earlier of the two equal ones
+  CHECK(r.max_rel_err > 0);
+  // And a clean output: nothing.
+  std::vector<float> fine(want.begin(), want.end());
+  CHECK(check_close(fine, want, tol).ok());
+}
