@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "harness/bytes.h"
 #include "text.h"
 
 namespace hpcjudge {
@@ -96,11 +97,11 @@ void fill_guards(std::byte* base, const ArenaLayout& l) {
 
 void fill_sentinel(const BufferView& v) {
   if (v.spec->type == DType::F32) {
-    for (float& x : v.as<float>()) x = std::numeric_limits<float>::quiet_NaN();
+    parallel_fill(v.as<float>(), std::numeric_limits<float>::quiet_NaN());
   } else if (v.spec->type == DType::I32) {
-    for (int32_t& x : v.as<int32_t>()) x = std::numeric_limits<int32_t>::min();
+    parallel_fill(v.as<int32_t>(), std::numeric_limits<int32_t>::min());
   } else {
-    std::memset(v.data, 0xFF, v.spec->bytes());
+    parallel_fill(std::span<std::byte>(v.data, v.spec->bytes()), std::byte{0xFF});
   }
 }
 

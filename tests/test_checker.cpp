@@ -6,10 +6,13 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <limits>
 #include <vector>
 
 #include "harness/arena.h"
+#include "harness/bytes.h"
 #include "harness/checker.h"
 
 using namespace hpcjudge;
@@ -214,4 +217,26 @@ TEST_CASE("check_close over a large output, in stretches on every core, says wha
   // And a clean output: nothing.
   std::vector<float> fine(want.begin(), want.end());
   CHECK(check_close(fine, want, tol).ok());
+}
+
+TEST_CASE("bytes: the parallel copy, compare and fill of large buffers do what memcpy, memcmp and fill do") {
+  const size_t n = (size_t{40} << 20) + 12345;  // past kParallelBytes, not a whole number of chunks
+  std::vector<std::byte> a(n), b(n, std::byte{0});
+  for (size_t i = 0; i < n; ++i) a[i] = static_cast<std::byte>((i * 2654435761u) >> 13);
+  parallel_copy(b.data(), a.data(), n);
+  CHECK(std::memcmp(a.data(), b.data(), n) == 0);
+  CHECK(parallel_equal(a.data(), b.data(), n));
+  // One byte changed anywhere, a chunk's first and last included, is seen.
+  for (size_t at : {size_t{0}, (size_t{4} << 20) - 1, size_t{4} << 20, n / 2, n - 1}) {
+    b[at] ^= std::byte{1};
+    CHECK_FALSE(parallel_equal(a.data(), b.data(), n));
+    b[at] ^= std::byte{1};
+  }
+  CHECK(parallel_equal(a.data(), b.data(), 0));
+  std::vector<float> f(n / 4 + 3, 1.0f);
+  parallel_fill(std::span<float>(f), std::numeric_limits<float>::quiet_NaN());
+  CHECK(std::all_of(f.begin(), f.end(), [](float x) { return std::isnan(x); }));
+  std::vector<int32_t> small(1000, 7);
+  parallel_fill(std::span<int32_t>(small), INT32_MIN);
+  CHECK(std::all_of(small.begin(), small.end(), [](int32_t x) { return x == INT32_MIN; }));
 }

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "harness/bytes.h"
 #include "harness/verify.h"
 
 namespace hpcjudge {
@@ -58,7 +59,7 @@ std::optional<Checked> check_memory(const LaidCase& l, const std::byte* image, c
     if (b.role != Role::In) continue;
     const std::byte* was = image + l.layout.offset[i];
     const std::byte* now = result + l.layout.offset[i];
-    if (std::memcmp(was, now, b.bytes()) != 0) {
+    if (!parallel_equal(was, now, b.bytes())) {
       size_t at = 0;
       while (was[at] == now[at]) ++at;
       return Checked{Verdict::RE, "input modified: " + b.name + "[" + std::to_string(at / dtype_size(b.type)) +

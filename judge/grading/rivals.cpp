@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "harness/bytes.h"
 #include "judge/grading/compile.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/reports/human.h"
@@ -105,7 +106,7 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
   // the others); the per-case ones the rival's lay_out() generated from the same seed.
   for (size_t i = 0; i < l.sig.buffers.size() && i < sub.sig.buffers.size(); ++i)
     if (l.sig.buffers[i].role == Role::In && !l.sig.buffers[i].per_case)
-      std::memcpy(m.session->image() + l.layout.offset[i], sub_image + sub.layout.offset[i], l.sig.buffers[i].bytes());
+      parallel_copy(m.session->image() + l.layout.offset[i], sub_image + sub.layout.offset[i], l.sig.buffers[i].bytes());
   prepare(l, m.session->image());
   const CallOutcome o =
       m.session->call(l.sig, l.layout, {.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});

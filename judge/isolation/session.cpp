@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "harness/bytes.h"
 #include "harness/channel.h"
 #include "harness/spans.h"
 #include "judge/measure/gpu.h"
@@ -537,13 +538,13 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   } else {
     if (mode_ == "emulate" && !scratch.empty()) {
       // An emulated GPU problem's workspace: garbage, as on the device, and the guard zones after it copied.
-      around(layout.total, scratch, [&](size_t from, size_t to) { std::memcpy(arena_.base() + from, image_.base() + from, to - from); });
+      around(layout.total, scratch, [&](size_t from, size_t to) { parallel_copy(arena_.base() + from, image_.base() + from, to - from); });
       // Kept, as on the device, where it holds what setup() wrote for the case's calls.
       const int g = garbage_byte();
       if (!keep_workspace)
         for (const auto& [off, n] : scratch) std::memset(arena_.base() + off, g, n);
     } else {
-      std::memcpy(arena_.base(), image_.base(), copied);
+      parallel_copy(arena_.base(), image_.base(), copied);
     }
     if (!host_arena()) {
       Request up;
