@@ -313,6 +313,7 @@ CompileResult compile_reference(const Problem& p, const Paths& paths, const std:
   if (fs::is_regular_file(cached, ec) && fs::copy_file(cached, compiled_library(workdir), ec)) {
     CompileResult r;
     r.ok = true;
+    r.cached = true;
     r.command = "(compiled earlier on this machine: " + cached.string() + ")";
     return r;
   }

@@ -28,6 +28,7 @@ struct CompileResult {
   std::string log;      // the compiler's own output
   std::string message;  // one line for the verdict: the cause, in the judge's words
   std::vector<KernelResources> kernels;  // CUDA: each kernel's resources, from ptxas
+  bool cached = false;  // compile_reference(): the library was compiled earlier on this machine
 };
 
 struct CompileOptions {

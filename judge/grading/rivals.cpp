@@ -59,9 +59,9 @@ Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, co
       notes_.push_back(role + ": not timed beside (it did not compile: " + cr.message + ")");
       continue;
     }
-    listener.note(std::string(cr.command.rfind("(compiled earlier", 0) == 0 ? "the " + role + " reference, compiled earlier on this machine,"
-                                                                          : "compiled the " + role + " reference,") +
-                  " to time it beside each run");
+    listener.note((cr.cached ? "the " + role + " reference, compiled earlier on this machine,"
+                             : "compiled the " + role + " reference,") +
+                  std::string(" to time it beside each run"));
     SessionOptions so = session;
     so.library = compiled_library(m->dir.path);
     so.wrapper.clear();
