@@ -49,11 +49,16 @@ bool retime_busy_scale(double cached_load_per_core, double now_load_per_core) {
   return cached_load_per_core > kBusyScaleLoad && now_load_per_core >= 0 && now_load_per_core <= kQuietLoad;
 }
 
-double load_per_core(int cores) {
+double load_average() {
   std::ifstream in("/proc/loadavg");
   double one = 0;
-  if (!in || !(in >> one) || cores <= 0) return -1;
-  return one / cores;
+  if (!in || !(in >> one)) return -1;
+  return one;
+}
+
+double load_per_core(int cores) {
+  const double load = load_average();
+  return load < 0 || cores <= 0 ? -1 : load / cores;
 }
 
 void write_scale_cache(const fs::path& file, const std::string& fingerprint, const std::string& digest,
@@ -168,13 +173,10 @@ std::optional<double> performance_fraction(const std::vector<BenchResult>& bench
 
 std::string machine_noise(const Report& r) {
   std::string why;
-  if (std::ifstream in("/proc/loadavg"); in) {
-    double one = 0;
-    if (in >> one) {
-      char buf[120];
-      std::snprintf(buf, sizeof buf, "load average %.2f on %d cores", one, r.machine.cores);
-      why = buf;
-    }
+  if (const double one = load_average(); one >= 0) {
+    char buf[120];
+    std::snprintf(buf, sizeof buf, "load average %.2f on %d cores", one, r.machine.cores);
+    why = buf;
   }
   const nlohmann::json& g = r.machine.gpu;
   if (g.is_object() && g.contains("sensors_before_bench") && g.contains("sensors_after_bench")) {

@@ -41,7 +41,8 @@ struct Scale {
 inline constexpr double kBusyScaleLoad = 1.5;
 inline constexpr double kQuietLoad = 1.0;
 bool retime_busy_scale(double cached_load_per_core, double now_load_per_core);
-// The 1-minute load average over `cores` (-1 where /proc/loadavg cannot be read).
+// The 1-minute load average (-1 where /proc/loadavg cannot be read), and the same over `cores`.
+double load_average();
 double load_per_core(int cores);
 
 // reference/solutions/<slug>/<role>.<ext>: role "baseline", "fast" or "vendor" (make bench's anchor).
