@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -30,6 +31,32 @@ constexpr int kRoundTripWarmup = 5, kRoundTripSamples = 41, kColdSamples = 21;
 // CPU the runner's processes may use between sending a reply and being stopped
 // (the runner going back to waiting) before the judge's clock runs on to the stop.
 constexpr uint64_t kLateWorkNs = 100'000;
+
+// HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
+// from the judge's `sent`, its own moments (sent, resumed, handed, replied, fenced, stopped) and the
+// runner's marks, on the same monotonic clock.
+void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 6>& judge,
+                 const Reply& r) {
+  const auto sent = judge[0];
+  const auto us = [&](Clock::time_point t) {
+    return std::chrono::duration<double, std::micro>(t - sent).count();
+  };
+  const double sent_ns =
+      static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(sent.time_since_epoch()).count());
+  std::string line = std::string(call ? "trace call" : "trace ping") + " runner " + std::to_string(runner);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, " resumed %.1f handed %.1f", us(judge[1]), us(judge[2]));
+  line += buf;
+  const char* names[] = {"read", "body", "returned", "synced"};
+  for (size_t i = 0; i < r.marks.size() && i < 4; ++i) {
+    std::snprintf(buf, sizeof buf, " %s %.1f", names[i], (static_cast<double>(r.marks[i]) - sent_ns) / 1e3);
+    line += buf;
+  }
+  std::snprintf(buf, sizeof buf, " replied %.1f fenced %.1f stopped %.1f reported %.1f", us(judge[3]), us(judge[4]),
+                us(judge[5]), r.seconds * 1e6);
+  line += buf;
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
 
 // The supplementary groups a user other than root needs to open every NVIDIA
 // device node (/dev/nvidia*) for reading and writing: none where the nodes are
@@ -359,24 +386,8 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
       return x;
     }
   }
-  if (trace_ && (q.op == Op::Call || q.op == Op::Ping)) {
-    // Where the judge's interval goes, in µs from x.sent (the runner's marks on the same steady clock).
-    const auto us = [&](Clock::time_point t) { return std::chrono::duration<double, std::micro>(t - x.sent).count(); };
-    const double sent_ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(x.sent.time_since_epoch()).count());
-    std::string line = std::string(q.op == Op::Call ? "trace call" : "trace ping") + " runner " + std::to_string(child_->pid());
-    char buf[96];
-    std::snprintf(buf, sizeof buf, " resumed %.1f handed %.1f", us(resumed), us(handed));
-    line += buf;
-    const char* names[] = {"read", "body", "returned", "synced"};
-    for (size_t i = 0; i < x.reply->marks.size() && i < 4; ++i) {
-      std::snprintf(buf, sizeof buf, " %s %.1f", names[i], (static_cast<double>(x.reply->marks[i]) - sent_ns) / 1e3);
-      line += buf;
-    }
-    std::snprintf(buf, sizeof buf, " replied %.1f fenced %.1f stopped %.1f reported %.1f", us(replied), us(got),
-                  us(x.stopped), x.reply->seconds * 1e6);
-    line += buf;
-    std::fprintf(stderr, "%s\n", line.c_str());
-  }
+  if (trace_ && (q.op == Op::Call || q.op == Op::Ping))
+    print_trace(q.op == Op::Call, child_->pid(), {x.sent, resumed, handed, replied, got, x.stopped}, *x.reply);
   const Reply& r = *x.reply;
   if (!r.ok) {
     o.status = r.memory_limit ? CallOutcome::OutOfMemory : CallOutcome::Error;
