@@ -16,8 +16,9 @@ void make_channel(int fds[2]) {
     throw std::system_error(errno, std::generic_category(), "socketpair");
 }
 
-void send_message(int fd, const nlohmann::json& msg, int pass_fd) {
-  const std::string s = msg.dump();
+void send_message(int fd, const nlohmann::json& msg, int pass_fd) { send_bytes(fd, msg.dump(), pass_fd); }
+
+void send_bytes(int fd, const std::string& s, int pass_fd) {
   iovec iov{const_cast<char*>(s.data()), s.size()};
   msghdr m{};
   m.msg_iov = &iov;

@@ -9,6 +9,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 
 namespace hpcjudge {
 
@@ -17,6 +18,8 @@ void make_channel(int fds[2]);
 
 // Sends one message, with `pass_fd` attached when it is not negative.
 void send_message(int fd, const nlohmann::json& msg, int pass_fd = -1);
+// The same, already serialised (the judge's clock starts after the serialising).
+void send_bytes(int fd, const std::string& bytes, int pass_fd = -1);
 
 struct Message {
   nlohmann::json json;

@@ -87,7 +87,8 @@ struct Reply {
   std::optional<size_t> device_held_bytes;  // Call (CPU emulation): what solve() left allocated
   nlohmann::json sensors;     // Sensors
   // Call, CallSetup: the runner's steady clock (ns) when it read the request, began the body, the body
-  // returned and the call ended (synchronised): diagnostics only (HPCJUDGE_TRACE), never trusted.
+  // returned and the call ended (synchronised), and under HPCJUDGE_TRACE on a GPU when the GPU took up the
+  // call's work (from events of the runner's context): diagnostics only, never trusted.
   std::vector<int64_t> marks;
 };
 

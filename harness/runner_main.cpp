@@ -244,6 +244,7 @@ class Runner {
       const CallEnd end = memory().end_call();
       const auto t1 = Clock::now();
       r.marks = {received_ns_, ns(t0), ns(returned), ns(t1)};
+      if (end.gpu_began_ns) r.marks.push_back(*end.gpu_began_ns);
       r.device_peak_bytes = end.device_peak_bytes;
       r.device_held_bytes = end.device_held_bytes;
       r.fatal = end.fatal;

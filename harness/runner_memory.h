@@ -27,6 +27,9 @@ namespace hpcjudge {
 // lost, and the device memory the submission held.
 struct CallEnd {
   std::string error;
+  // HPCJUDGE_TRACE, a GPU call: when the GPU took up the call's work, on the runner's steady clock (ns): the
+  // host's moment after the synchronise less the GPU's time between events of this context before and after.
+  std::optional<int64_t> gpu_began_ns;
   bool fatal = false;
   bool memory_refused = false;
   std::string memory_message;

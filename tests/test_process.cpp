@@ -13,6 +13,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <cstring>
 #include <set>
+#include <thread>
 
 #include "harness/protocol.h"
 
@@ -180,4 +181,46 @@ TEST_CASE("protocol: a reply's trace marks survive the channel, and hostile ones
   j["marks"] = "not a list";
   REQUIRE(protocol::parse_reply(j));
   CHECK(protocol::parse_reply(j)->marks.empty());
+}
+
+TEST_CASE("process: a wait that spins first still sees a late message, and ends at its deadline") {
+  SpawnOptions opt;
+  opt.argv = {"sleep", "5"};
+  Child child(opt);
+  int p[2];
+  REQUIRE(pipe(p) == 0);
+  const auto waited = [&](std::chrono::milliseconds write_after, std::chrono::milliseconds spin,
+                          std::chrono::milliseconds deadline) {
+    std::thread writer;
+    if (write_after.count() >= 0)
+      writer = std::thread([&] {
+        std::this_thread::sleep_for(write_after);
+        CHECK(write(p[1], "x", 1) == 1);
+      });
+    const auto t0 = Clock::now();
+    const Child::Wake w = child.wait(p[0], t0 + deadline, spin);
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0);
+    if (writer.joinable()) writer.join();
+    char c;
+    if (w == Child::Wake::Readable) CHECK(read(p[0], &c, 1) == 1);
+    return std::pair{w, took};
+  };
+  using std::chrono::milliseconds;
+  // The message comes after the spin: the blocking poll takes over and sees it.
+  auto [w1, t1] = waited(milliseconds(60), milliseconds(10), milliseconds(3000));
+  CHECK(w1 == Child::Wake::Readable);
+  CHECK(t1 >= milliseconds(55));
+  CHECK(t1 < milliseconds(2000));
+  // The message comes during the spin.
+  auto [w2, t2] = waited(milliseconds(30), milliseconds(1000), milliseconds(3000));
+  CHECK(w2 == Child::Wake::Readable);
+  CHECK(t2 < milliseconds(900));
+  // No message: a spin longer than the deadline ends at the deadline.
+  auto [w3, t3] = waited(milliseconds(-1), milliseconds(5000), milliseconds(100));
+  CHECK(w3 == Child::Wake::Timeout);
+  CHECK(t3 < milliseconds(2000));
+  close(p[0]);
+  close(p[1]);
+  child.kill();
+  child.reap();
 }

@@ -2,8 +2,9 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|trace|all] [ctest -R regex | seconds]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|trace|wake|all] [ctest -R regex | seconds]
 # trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
+# wake: the same fast reference judged with the wake aids off and on, twice each (HPCJUDGE_NO_WAKE_AIDS).
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
 # repeat: judges each file in $REPEAT (default: one submission per GPU problem
 # that scores above 0) twice in a row and prints both scores: the repeatability check.
@@ -59,6 +60,23 @@ if [ "$phase" = repeat ]; then
       echo "$slug $(basename "$f") run $k: $(grep -o 'score .*' "$log.txt" | head -1)"
     done
   done
+fi
+if [ "$phase" = wake ]; then
+  # What the wake aids change (docs/design.md, "What it costs"): the fast reference of ${TRACE_SLUG:-vector-add}
+  # judged against the cached scale, with HPCJUDGE_NO_WAKE_AIDS=1 and without, alternating, twice each.
+  slug=${TRACE_SLUG:-vector-add}
+  for k in 1 2; do
+    for aids in off on; do
+      log="$out/wake-$slug-$aids-$k"
+      if [ $aids = off ]; then export HPCJUDGE_NO_WAKE_AIDS=1; else unset HPCJUDGE_NO_WAKE_AIDS; fi
+      HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" --no-side-by-side --json "$log.json" \
+        >"$log.txt" 2>"$log.trace"
+      echo "== wake aids $aids, run $k: $(grep -o 'score .*' "$log.txt" | head -1)"
+      sed -n '/^performance/,/^verdict/p' "$log.txt" | grep -E '^  [^ ]+ +[A-Za-z]+=' || true
+      grep -o '"cpus_kept_awake":[a-z]*' "$log.json" || true
+    done
+  done
+  unset HPCJUDGE_NO_WAKE_AIDS
 fi
 if [ "$phase" = trace ]; then
   # Where a timed GPU call's interval goes (docs/design.md, "Where a call's interval goes"): the fast

@@ -11,6 +11,7 @@
 #include "judge/grading/compile.h"
 #include "judge/files.h"
 #include "judge/measure/gpu.h"
+#include "judge/measure/wake_latency.h"
 #include "harness/verify.h"
 #include "judge/grading/reference_cache.h"
 #include "judge/isolation/sandbox.h"
@@ -490,6 +491,9 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                          .wrapper = wrapper,
                                          .memory_limit = host_memory_limit(p),
                                          .emulate = emulate};
+    // A GPU problem's calls are timed with the CPUs kept awake, the round trip measured below included.
+    std::optional<CpuWakeLatency> awake;
+    if (gpu && !emulate) awake.emplace();
     Session s(paths, p, session_options);
     const CallOutcome started = s.start(60);
     std::string extra_output;  // what the performance cases' runner printed
@@ -503,6 +507,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                 {"round_trip_timed", trip(s.round_trip(true))},
                 {"buffers", s.buffers()},
                 {"judge_held_device_buffers", s.judge_held()}};
+    if (awake) r.timing["cpus_kept_awake"] = awake->held();
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);
     } else {

@@ -188,6 +188,9 @@ std::string machine_noise(const Report& r) {
     }
     if (b.contains("processes")) why += "; " + b["processes"].dump() + " process(es) on the GPU";
   }
+  if (r.timing.is_object() && r.timing.value("cpus_kept_awake", true) == false)
+    why += (why.empty() ? "" : "; ") + std::string("the CPUs were free to sleep between calls (holding them awake, "
+                                                   "/dev/cpu_dma_latency, needs root)");
   return why.empty() ? "the runs' times spread widely" : why;
 }
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "judge/isolation/process.h"
 
 #include "judge/isolation/family.h"
@@ -112,7 +113,8 @@ void Child::drain() {
   }
 }
 
-Child::Wake Child::wait(int fd, Clock::time_point deadline) {
+Child::Wake Child::wait(int fd, Clock::time_point deadline, Clock::duration spin) {
+  const auto spin_until = std::min(deadline, Clock::now() + spin);
   for (;;) {
     pollfd p[3];
     int np = 0;
@@ -124,7 +126,8 @@ Child::Wake Child::wait(int fd, Clock::time_point deadline) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return Wake::Timeout;
     // Without a pidfd, wake up now and then to look for the exit.
-    const int timeout = pidfd_ >= 0 ? static_cast<int>(std::min<long long>(left, 1 << 30)) : static_cast<int>(std::min<long long>(left, 20));
+    int timeout = pidfd_ >= 0 ? static_cast<int>(std::min<long long>(left, 1 << 30)) : static_cast<int>(std::min<long long>(left, 20));
+    if (Clock::now() < spin_until) timeout = 0;
     int r = poll(p, np, timeout);
     if (r < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "poll");
     if (p[0].revents) drain();

@@ -56,8 +56,9 @@ class Child {
 
   enum class Wake { Readable, Exited, Timeout };
   // Drains output until `fd` is readable (fd < 0: only waits for the exit), the
-  // child exits, or the deadline passes.
-  Wake wait(int fd, Clock::time_point deadline);
+  // child exits, or the deadline passes. For the first `spin` it polls without
+  // sleeping: a reply read on a core that never went idle (a timed GPU call's).
+  Wake wait(int fd, Clock::time_point deadline, Clock::duration spin = {});
   void kill();          // SIGKILL to the whole process group (and every process of its own user)
   // Processes in its process group or of its own user: more than a few is a fork bomb.
   size_t processes() const;

@@ -144,6 +144,7 @@ class Session {
   bool alive_ = false;
   bool finished_ = false;
   bool trace_ = std::getenv("HPCJUDGE_TRACE") != nullptr;  // a line per call on stderr: where its interval goes
+  bool spin_replies_ = false;  // a GPU problem on a device: timed replies awaited without sleeping
   bool wrapped_ = false;
   ExitStatus exit_;
 };
