@@ -558,10 +558,11 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     device_->upload(image_.base(), layout.total, scratch, !keep_workspace);
     if (opt.flush) flush_caches();
   } else {
-    if (mode_ == "emulate" && !scratch.empty()) {
-      // An emulated GPU problem's workspace: garbage, as on the device, and the guard zones after it copied.
+    if (host_arena() && !scratch.empty()) {
+      // A workspace in the host arena (a CPU problem's, or an emulated GPU problem's): garbage, as on a device,
+      // and the buffers and guard zones around it copied.
       around(layout.total, scratch, [&](size_t from, size_t to) { parallel_copy(arena_.base() + from, image_.base() + from, to - from); });
-      // Kept, as on the device, where it holds what setup() wrote for the case's calls.
+      // Kept, as on a device, where it holds what setup() wrote for the case's calls.
       const int g = garbage_byte();
       if (!keep_workspace)
         for (const auto& [off, n] : scratch) std::memset(arena_.base() + off, g, n);
