@@ -277,6 +277,24 @@ class ProblemOf : public Problem {
   bool has_setup() const override { return !std::is_void_v<SetupFn>; }
 };
 
+// A member of a family of problems (problems/common/: softmax, matmul, spmv, bfs): the family's class is the
+// description (signature, inputs, reference, tolerance), and each member passes its own info and cases to it.
+template <class Fn, class WorkspaceFn = void, class SetupFn = void>
+class FamilyProblem : public ProblemOf<Fn, WorkspaceFn, SetupFn> {
+ public:
+  FamilyProblem(ProblemInfo info, std::vector<Case> tests, std::vector<Case> bench)
+      : info_(std::move(info)), tests_(std::move(tests)), bench_(std::move(bench)) {}
+  const ProblemInfo& info() const override { return info_; }
+  std::vector<Case> tests() const override { return tests_; }
+  std::vector<Case> benchmarks() const override { return bench_; }
+
+ protected:
+  ProblemInfo info_;  // the family's constructor completes it (its tolerance's reason, its generators)
+
+ private:
+  std::vector<Case> tests_, bench_;
+};
+
 // The generator stream for one input buffer of one case and input set: distinct
 // cases, sets and buffers get independent data from the same seed.
 uint32_t input_stream(const Case& c, uint32_t set, uint32_t buffer);

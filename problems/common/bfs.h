@@ -67,17 +67,13 @@ inline std::vector<Case> bfs_tests() {
 }
 
 template <class Solve>
-class BfsProblem : public ProblemOf<Solve> {
+class BfsProblem : public FamilyProblem<Solve> {
  public:
   BfsProblem(ProblemInfo info, std::vector<Case> tests, std::vector<Case> bench)
-      : info_(std::move(info)), tests_(std::move(tests)), bench_(std::move(bench)) {
-    info_.tolerance_why = kBfsToleranceWhy;
-    info_.generators = kBfsGenerators;
+      : FamilyProblem<Solve>(std::move(info), std::move(tests), std::move(bench)) {
+    this->info_.tolerance_why = kBfsToleranceWhy;
+    this->info_.generators = kBfsGenerators;
   }
-  const ProblemInfo& info() const override { return info_; }
-  std::vector<Case> tests() const override { return tests_; }
-  std::vector<Case> benchmarks() const override { return bench_; }
-
   Signature signature(const Case& c) const override {
     const auto n = static_cast<size_t>(c["n"]), m = static_cast<size_t>(c["m"]);
     return Signature{}
@@ -114,7 +110,7 @@ class BfsProblem : public ProblemOf<Solve> {
     } else if (kind == "uniform") {
       e = gen::uniform_edges(0, n, edges, seed, s);
     } else {
-      throw std::invalid_argument(info_.slug + ": no graph generator \"" + c.gen + "\"");
+      throw std::invalid_argument(this->info().slug + ": no graph generator \"" + c.gen + "\"");
     }
     gen::csr_of_edges(e, row_ptr, col_idx);
   }
@@ -138,10 +134,6 @@ class BfsProblem : public ProblemOf<Solve> {
     const auto n = static_cast<double>(c["n"]), m = static_cast<double>(c["m"]);
     return {.bytes = 4 * m + 4 * (n + 1) + 4 * n};
   }
-
- private:
-  ProblemInfo info_;
-  std::vector<Case> tests_, bench_;
 };
 
 }  // namespace hpcjudge

@@ -43,16 +43,12 @@ inline std::vector<Case> matmul_tests(std::vector<Case> extra) {
 }
 
 template <class Fn>
-class MatmulProblem : public ProblemOf<Fn> {
+class MatmulProblem : public FamilyProblem<Fn> {
  public:
   MatmulProblem(ProblemInfo info, std::vector<Case> tests, std::vector<Case> bench)
-      : info_(std::move(info)), tests_(std::move(tests)), bench_(std::move(bench)) {
-    info_.tolerance_why = kMatmulToleranceWhy;
+      : FamilyProblem<Fn>(std::move(info), std::move(tests), std::move(bench)) {
+    this->info_.tolerance_why = kMatmulToleranceWhy;
   }
-  const ProblemInfo& info() const override { return info_; }
-  std::vector<Case> tests() const override { return tests_; }
-  std::vector<Case> benchmarks() const override { return bench_; }
-
   Signature signature(const Case& c) const override {
     const size_t m = c["M"], n = c["N"], k = c["K"];
     return Signature{}
@@ -92,10 +88,6 @@ class MatmulProblem : public ProblemOf<Fn> {
     return reference::matmul_spot_check(b.f32("A"), b.f32("B"), b.f32("C"), c["M"], c["N"], c["K"],
                                         tolerance(c).atol, draw);
   }
-
- private:
-  ProblemInfo info_;
-  std::vector<Case> tests_, bench_;
 };
 
 }  // namespace hpcjudge

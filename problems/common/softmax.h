@@ -36,17 +36,13 @@ inline std::vector<Case> softmax_tests(const std::vector<int64_t>& extra) {
 }
 
 template <class Fn>
-class SoftmaxProblem : public ProblemOf<Fn> {
+class SoftmaxProblem : public FamilyProblem<Fn> {
  public:
   // bytes_per_element: the traffic model (8 = read once, write once; 12 = read twice, write once).
   SoftmaxProblem(ProblemInfo info, std::vector<Case> tests, std::vector<Case> bench, double bytes_per_element)
-      : info_(std::move(info)), tests_(std::move(tests)), bench_(std::move(bench)), bytes_(bytes_per_element) {
-    info_.tolerance_why = kSoftmaxToleranceWhy;
+      : FamilyProblem<Fn>(std::move(info), std::move(tests), std::move(bench)), bytes_(bytes_per_element) {
+    this->info_.tolerance_why = kSoftmaxToleranceWhy;
   }
-  const ProblemInfo& info() const override { return info_; }
-  std::vector<Case> tests() const override { return tests_; }
-  std::vector<Case> benchmarks() const override { return bench_; }
-
   Signature signature(const Case& c) const override {
     const size_t n = static_cast<size_t>(c["N"]);
     return Signature{}.in("input", DType::F32, n).out("output", DType::F32, n).scalar(c["N"]);
@@ -75,8 +71,6 @@ class SoftmaxProblem : public ProblemOf<Fn> {
   Model model(const Case& c) const override { return {.bytes = bytes_ * static_cast<double>(c["N"])}; }
 
  private:
-  ProblemInfo info_;
-  std::vector<Case> tests_, bench_;
   double bytes_;
 };
 

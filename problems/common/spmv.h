@@ -73,17 +73,13 @@ inline std::vector<Case> spmv_tests() {
 }
 
 template <class Solve, class WorkspaceSize, class Setup>
-class SpmvProblem : public ProblemOf<Solve, WorkspaceSize, Setup> {
+class SpmvProblem : public FamilyProblem<Solve, WorkspaceSize, Setup> {
  public:
   SpmvProblem(ProblemInfo info, std::vector<Case> tests, std::vector<Case> bench)
-      : info_(std::move(info)), tests_(std::move(tests)), bench_(std::move(bench)) {
-    info_.tolerance_why = kSpmvToleranceWhy;
-    info_.generators = kSpmvGenerators;
+      : FamilyProblem<Solve, WorkspaceSize, Setup>(std::move(info), std::move(tests), std::move(bench)) {
+    this->info_.tolerance_why = kSpmvToleranceWhy;
+    this->info_.generators = kSpmvGenerators;
   }
-  const ProblemInfo& info() const override { return info_; }
-  std::vector<Case> tests() const override { return tests_; }
-  std::vector<Case> benchmarks() const override { return bench_; }
-
   Signature signature(const Case& c) const override {
     const auto rows = static_cast<size_t>(c["rows"]), cols = static_cast<size_t>(c["cols"]),
                nnz = static_cast<size_t>(c["nnz"]);
@@ -146,10 +142,6 @@ class SpmvProblem : public ProblemOf<Solve, WorkspaceSize, Setup> {
                nnz = static_cast<double>(c["nnz"]);
     return {.bytes = 8 * nnz + 4 * (rows + 1) + 4 * rows + 4 * cols};
   }
-
- private:
-  ProblemInfo info_;
-  std::vector<Case> tests_, bench_;
 };
 
 }  // namespace hpcjudge
