@@ -25,6 +25,9 @@ build: deps $(BUILD)/CMakeCache.txt
 # Only what judging needs: the judge and its runner.
 judge: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) --target hpcjudge -j $(JOBS)
+	@# A second, empty pass merges the compiler's dependency files (CMake does it on the next build), so that
+	@# users who can only read this build (a shared install) can run ./judge/judge on it.
+	@cmake --build $(BUILD) --target hpcjudge -j $(JOBS) > /dev/null
 	@echo
 	@echo "Grading every problem's starter solution (problems/<slug>/solution.*). The starters are"
 	@echo "unsolved, so WA is expected, and SKIP for GPU problems on a machine without an NVIDIA GPU:"
@@ -36,6 +39,7 @@ judge: deps $(BUILD)/CMakeCache.txt
 test: test-deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DHPCJUDGE_TESTS=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
+	@cmake --build $(BUILD) -j $(JOBS) > /dev/null  # the dependency files merged (see judge:)
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 
 bench: build

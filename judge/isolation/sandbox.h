@@ -23,8 +23,8 @@ struct SandboxOptions {
   std::filesystem::path folder;  // the submission's folder: bound read-only (the runner) or writable (the compiler)
   bool gpu = false;              // the GPU's device nodes
   bool compiler = false;         // the compiler: `folder` writable and its working folder, the system's folders only
-  std::vector<std::filesystem::path> hidden;  // more paths hidden: a folder under an empty tmpfs, a file as /dev/null
-  std::vector<std::filesystem::path> read_only;  // more folders the compiler sees, read-only (the CUDA emulator's)
+  std::vector<std::filesystem::path> hidden = {};  // more paths hidden: a folder under an empty tmpfs, a file as /dev/null
+  std::vector<std::filesystem::path> read_only = {};  // more folders the compiler sees, read-only (the CUDA emulator's)
 };
 
 // The command the runner or the compiler is started under.
