@@ -1,12 +1,11 @@
 #include "device.h"
 
 #include <cuda_runtime_api.h>
-
-#include <chrono>
-#include <cstdlib>
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "device_memory.h"

@@ -1,4 +1,3 @@
-#include <algorithm>
 #include "judge/isolation/process.h"
 
 #include "judge/isolation/family.h"
@@ -17,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
