@@ -143,7 +143,9 @@ void DeviceArena::upload(std::byte* host, size_t bytes, const Spans& scratch, bo
     base_ = static_cast<std::byte*>(p);
     size_ = bytes;
   }
-  pin(host, scratch.empty() ? bytes : scratch.front().first);  // workspaces come last: never pinned
+  // Pinned whole: a copy that ran past the end of a pinned range (one pinned for a smaller case, or only up to
+  // a workspace, with guard zones after it) would be refused with cudaErrorInvalidValue.
+  pin(host, bytes);
   around(bytes, scratch, [&](size_t from, size_t to) {
     check(cudaMemcpy(base_ + from, host + from, to - from, cudaMemcpyHostToDevice), "copying the inputs to the device");
   });

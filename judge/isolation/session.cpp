@@ -550,24 +550,24 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     mapped_ = map.bytes;
   }
   // The inputs, the sentinels and the guards: into the runner's memory now, never earlier.
-  const size_t copied = scratch.empty() ? layout.total : scratch.front().first;
   const bool keep_workspace = sig.has_setup() && !opt.setup;  // it holds what setup() wrote
   if (device_) {
-    device_->pin(image_.base(), copied);
-    device_->pin(readback_.base(), copied);
+    // Pinned over the whole layout: a copy that ran past the end of a pinned range (one pinned for a smaller
+    // case, or only up to the workspace) would be refused with cudaErrorInvalidValue.
+    device_->pin(image_.base(), layout.total);
+    device_->pin(readback_.base(), layout.total);
     device_->upload(image_.base(), layout.total, scratch, !keep_workspace);
     if (opt.flush) flush_caches();
   } else {
-    if (host_arena() && !scratch.empty()) {
+    // Into the runner's memory: every byte but the workspaces', which are never copied (the guard zones
+    // around them are).
+    if (scratch.empty()) parallel_copy(arena_.base(), image_.base(), layout.total);
+    else around(layout.total, scratch, [&](size_t from, size_t to) { parallel_copy(arena_.base() + from, image_.base() + from, to - from); });
+    if (host_arena() && !keep_workspace) {
       // A workspace in the host arena (a CPU problem's, or an emulated GPU problem's): garbage, as on a device,
-      // and the buffers and guard zones around it copied.
-      around(layout.total, scratch, [&](size_t from, size_t to) { parallel_copy(arena_.base() + from, image_.base() + from, to - from); });
-      // Kept, as on a device, where it holds what setup() wrote for the case's calls.
+      // and kept, as on a device, where it holds what setup() wrote for the case's calls.
       const int g = garbage_byte();
-      if (!keep_workspace)
-        for (const auto& [off, n] : scratch) std::memset(arena_.base() + off, g, n);
-    } else {
-      parallel_copy(arena_.base(), image_.base(), copied);
+      for (const auto& [off, n] : scratch) std::memset(arena_.base() + off, g, n);
     }
     if (!host_arena()) {
       Request up;

@@ -1,1 +1,0 @@
-../../../../reference/solutions/flash-attention/fast.cu

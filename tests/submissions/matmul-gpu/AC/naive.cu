@@ -1,1 +1,0 @@
-../../../../reference/solutions/matmul-gpu/baseline.cu

@@ -1,1 +1,0 @@
-../../../../reference/solutions/rle-compress/baseline.cu

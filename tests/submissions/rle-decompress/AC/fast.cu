@@ -1,1 +1,0 @@
-../../../../reference/solutions/rle-decompress/fast.cu

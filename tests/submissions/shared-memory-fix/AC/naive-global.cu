@@ -1,1 +1,0 @@
-../../../../reference/solutions/shared-memory-fix/baseline.cu

@@ -1,1 +1,0 @@
-../../../../reference/solutions/softmax-cpu/baseline.cpp

@@ -1,1 +1,0 @@
-../../../../reference/solutions/softmax-gpu/baseline.cu

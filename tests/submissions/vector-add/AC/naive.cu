@@ -1,1 +1,0 @@
-../../../../reference/solutions/vector-add/baseline.cu
