@@ -49,11 +49,14 @@ if [ "$phase" = repeat ]; then
   # baseline always scores 0 performance points, which says nothing about noise).
   for f in ${REPEAT:-tests/submissions/vector-add/AC/float4-grid-stride.cu tests/submissions/softmax-gpu/AC/multi-block.cu
       tests/submissions/matmul-gpu/AC/tiled.cu tests/submissions/shared-memory-fix/AC/fixed.cu
-      tests/submissions/flash-attention/AC/tiled.cu tests/submissions/rle-compress/AC/fast.cu
-      tests/submissions/rle-decompress/AC/fast.cu tests/submissions/prefix-sum/AC/warp-block-grid.cu
+      reference/solutions/flash-attention/fast.cu reference/solutions/rle-compress/fast.cu
+      reference/solutions/rle-decompress/fast.cu tests/submissions/prefix-sum/AC/warp-block-grid.cu
       tests/submissions/reduction/AC/warp-shuffle-two-pass.cu tests/submissions/merge/AC/merge-path-ties-from-b.cu
       tests/submissions/spmv/AC/csr-vector.cu tests/submissions/bfs/AC/frontier-queue.cu}; do
-    slug=$(basename "$(dirname "$(dirname "$f")")")
+    case $f in
+      reference/solutions/*) slug=$(basename "$(dirname "$f")") ;;  # reference/solutions/SLUG/FILE
+      *) slug=$(basename "$(dirname "$(dirname "$f")")") ;;         # tests/submissions/SLUG/VERDICT/FILE
+    esac
     for k in 1 2; do
       log="$out/repeat-$slug-$(basename "${f%.*}")-$k"
       ./judge/judge "$slug" "$f" --json "$log.json" >"$log.txt" 2>&1

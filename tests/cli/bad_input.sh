@@ -23,7 +23,7 @@ expect_usage_error() {  # NAME PATTERN ARGS...
   fi
 }
 
-good=$(dirname "$0")/../submissions/softmax-cpu/AC/serial.cpp
+good=$(dirname "$0")/../../reference/solutions/softmax-cpu/baseline.cpp
 : >"$tmp/empty.cpp"
 mkdir "$tmp/dir.cpp"
 cp "$good" "$tmp/unreadable.cpp" && chmod 000 "$tmp/unreadable.cpp"

@@ -23,7 +23,7 @@ rc=$?
   fail "a bad --case: exit $rc, $(cat "$work/err")"
 
 if ! ls /dev/nvidia* >/dev/null 2>&1; then
-  "$judge" profile vector-add "$src/tests/submissions/vector-add/AC/naive.cu" >"$work/out" 2>"$work/err"
+  "$judge" profile vector-add "$src/reference/solutions/vector-add/baseline.cu" >"$work/out" 2>"$work/err"
   rc=$?
   [ $rc = 2 ] && grep -q -e "no NVIDIA GPU or driver on this machine" -e "the judge was built without the CUDA toolkit" "$work/err" || fail "a GPU profile without a GPU: exit $rc, $(cat "$work/err")"
 fi
