@@ -21,7 +21,7 @@ struct Bfs final : BfsProblem<decltype(solve)> {
                     // reads, not by streaming, so the bar is low: 5% of the peak, 0.012 GTEPS per GB/s of it (about
                     // 47 GTEPS at 4 TB/s), a floor until the fast reference is measured on the judging GPU. The
                     // grid's thousands of levels leave any BFS far below the peak, so no bar is set there.
-                    .bench_target = {"peak", 0.05, "rmat-22"},
+                    .bench_target = {"peak", 0.035, "rmat-22"},
                     // Tests past 4 MB of traffic run on a GPU only: under emulation a vertex-parallel kernel costs
                     // n threads for each of the graph's levels, and the chain's, grid's and R-MAT's must stay in
                     // seconds.

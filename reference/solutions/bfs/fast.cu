@@ -11,6 +11,9 @@
 // - Long graphs (a grid, a chain: thousands of small levels): while the frontier grows at most twofold a level,
 //   the host enqueues up to 64 top-down levels before it reads the counters back, instead of one copy per level.
 //   Each kernel reads its frontier's size from device memory, so a level past the end costs only an empty launch.
+//   A batch's grids are sized for that growth; a level that outgrows its grid (a source whose first levels are
+//   thin, then R-MAT's giant component at once) stops the batch instead of crawling through a million vertices
+//   with a few warps, and the host goes on from the last level done, with a grid to fit or a bottom-up step.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -25,6 +28,7 @@ struct Counters {
     unsigned long long edges[kRing];  // their out-edges
     unsigned long long visited_edges; // out-edges of every vertex reached so far
     int fill;                         // the compaction's cursor
+    int stopped;                      // the level that outgrew its grid (0: none); the batch's later levels skip
 };
 
 __global__ void init(int n, const int* __restrict__ row_ptr, int source, int* level, int* queue, Counters* c) {
@@ -34,7 +38,7 @@ __global__ void init(int n, const int* __restrict__ row_ptr, int source, int* le
         const unsigned long long d = row_ptr[source + 1] - row_ptr[source];
         queue[0] = source;
         for (int r = 0; r < kRing; ++r) c->size[r] = 0, c->edges[r] = 0;
-        c->size[0] = 1, c->edges[0] = d, c->visited_edges = d, c->fill = 0;
+        c->size[0] = 1, c->edges[0] = d, c->visited_edges = d, c->fill = 0, c->stopped = 0;
     }
 }
 
@@ -56,12 +60,19 @@ __device__ void record(bool claimed, int v, unsigned long long degree, int* queu
     }
 }
 
+// may_stop: the grid is smaller than the GPU's, sized for a guess at the frontier. A frontier of more than 4
+// vertices a warp leaves every counter as it was (the host redoes the level) and sets `stopped`.
 __global__ void top_down(const int* __restrict__ row_ptr, const int* __restrict__ col_idx, int depth, int* level,
-                         const int* __restrict__ in, int* out, Counters* c) {
+                         const int* __restrict__ in, int* out, Counters* c, bool may_stop) {
+    if (c->stopped) return;  // an earlier level of this batch outgrew its grid
     const int in_size = c->size[(depth - 1) % kRing];
     const int cur = depth % kRing;
-    if (blockIdx.x == 0 && threadIdx.x == 0) c->size[(depth + 1) % kRing] = 0, c->edges[(depth + 1) % kRing] = 0;
     const int lane = threadIdx.x & 31, warps = gridDim.x * (blockDim.x / 32);
+    if (may_stop && in_size > 4LL * warps) {
+        if (blockIdx.x == 0 && threadIdx.x == 0) c->stopped = depth;
+        return;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) c->size[(depth + 1) % kRing] = 0, c->edges[(depth + 1) % kRing] = 0;
     for (int f = (blockIdx.x * blockDim.x + threadIdx.x) / 32; f < in_size; f += warps) {
         const int u = in[f], begin = row_ptr[u], end = row_ptr[u + 1];
         for (int base = begin; base < end; base += 32) {  // the same trip count on every lane: u is the warp's
@@ -157,11 +168,17 @@ extern "C" void solve(int n, int m, const int* row_ptr, const int* col_idx, int 
                 // A warp per frontier vertex, for twice the last frontier growing by 4 a level (a grid's grows
                 // by at most 4); a larger one is still covered, by the grid-stride loop.
                 const long long warps = 2 * frontier + 4 * (i + 1);
-                top_down<<<blocks_for(32 * warps, max_blocks), 256>>>(row_ptr, col_idx, depth, level,
-                                                                      queue[(depth - 1) & 1], queue[depth & 1], c);
+                const int blocks = blocks_for(32 * warps, max_blocks);
+                top_down<<<blocks, 256>>>(row_ptr, col_idx, depth, level, queue[(depth - 1) & 1],
+                                          queue[depth & 1], c, blocks < max_blocks);
             }
         }
         cudaMemcpy(&h, c, sizeof h, cudaMemcpyDeviceToHost);
+        const bool stopped = h.stopped != 0;
+        if (stopped) {  // the levels up to stopped - 1 are done, their counters intact; the next one is redone
+            depth = h.stopped - 1;
+            cudaMemsetAsync(&c->stopped, 0, sizeof(int));
+        }
         frontier = h.size[depth % kRing];
         if (frontier == 0) break;
         const unsigned long long m_f = h.edges[depth % kRing];
@@ -170,7 +187,7 @@ extern "C" void solve(int n, int m, const int* row_ptr, const int* col_idx, int 
             if (m_f > m_u / 14 && frontier > before) {
                 up = true, batch = 1;
             } else {
-                batch = frontier <= 2 * before ? std::min(2 * batch, 64) : 1;
+                batch = !stopped && frontier <= 2 * before ? std::min(2 * batch, 64) : 1;
             }
         } else if (frontier < n / 24 && frontier < before) {
             cudaMemsetAsync(&c->fill, 0, sizeof(int));
