@@ -1,56 +1,121 @@
-// spmv fast reference: CSR kept as it is, read by a group of lanes per row sized to the matrix's mean row length,
-// with the long rows (a power-law matrix's hubs) split into fixed chunks of non-zeros that whole warps share.
+// spmv fast reference: CSR kept as it is, read by groups of V lanes per row (V from 1 to 32), chosen per matrix in
+// setup(); the long rows (a power-law matrix's hubs) split into fixed chunks of non-zeros that whole warps share.
 // Sets the fast end of the score scale.
-//   - setup() (untimed, once per matrix) finds the rows longer than kLong non-zeros and cuts them into chunks of
-//     kChunk, written to the workspace as (row, first, last) triples after a count. A uniform or stencil matrix has
-//     none, and the chunk kernel returns at once.
-//   - solve(), first kernel: V lanes per row (V = the power of two at or above nnz / rows, 2 to 32), each lane a
-//     strided part of the row, the V partial sums joined by shuffles; consecutive groups read consecutive non-zeros,
-//     so a warp's loads are coalesced whatever the row lengths. A long row is only zeroed here.
-//   - solve(), second kernel: a warp per chunk (a fixed grid looping over the chunk list), its sum added to y[row] with
+//   - Two ways to give rows their lanes (a Plan, in the workspace):
+//       one width: every row gets V lanes, rows in order (a uniform or stencil matrix, whose rows are alike);
+//       bins: each row gets the V at or above its length / f (each lane about f non-zeros), the rows listed by bin,
+//       in order within each (a power-law matrix, where one width either idles lanes on short rows or leaves a
+//       long row to a few).
+//     Both run as one kernel over warp-sized units (32 / V rows of one bin each), a fixed grid looping over them, so
+//     the host never needs the bins' sizes.
+//   - setup() (untimed, once per matrix) reads the row lengths, cuts the rows longer than kLong into chunks of kChunk
+//     non-zeros, and picks the plan. Above kTuneNnz non-zeros it times every candidate (each width, bins for three
+//     f) on the matrix, on this GPU, with a scratch x and y in the workspace, and keeps the fastest; below, a rule:
+//     one width of about mean / 4 lanes for rows alike, else bins of f = 4.
+//   - solve(): the rows kernel (a long row only zeroed there), then a warp per chunk adding its sum to y[row] with
 //     one atomicAdd. The order of the chunks' additions varies, which the per-row FP32 bound allows.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 namespace {
 
-constexpr int kLong = 4096;   // rows longer than this are split
-constexpr int kChunk = 2048;  // non-zeros per chunk of a long row
+constexpr int kLong = 4096;            // rows longer than this are split
+constexpr int kChunk = 2048;           // non-zeros per chunk of a long row
+constexpr int kBins = 6;               // V = 1, 2, 4, 8, 16, 32
+constexpr long long kTuneNnz = 1 << 22;  // above this many non-zeros the plan is timed, not guessed
+constexpr size_t kAlign = 256;
 
 struct Chunk {
     int row, first, last;
 };
 
+struct Plan {
+    int binned;             // 0: one width for every row, rows in order; 1: the rows by bin, from the list
+    int width_bin;          // one width: its bin (V = 1 << width_bin)
+    int start[kBins + 1];   // bins: bin b's rows are list[start[b] .. start[b + 1])
+    int units[kBins + 1];   // warp units before bin b (one width: units[1] of them, all its)
+    int chunks;             // long-row chunks
+};
+
+size_t up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 size_t max_chunks(int nnz) { return static_cast<size_t>(nnz) / kLong + static_cast<size_t>(nnz) / kChunk + 1; }
 
+// The workspace: the plan, the row list, the chunks, then a scratch x and y for timing the candidates.
+struct Layout {
+    size_t list, chunks, x, y, total;
+    Layout(int rows, int cols, int nnz) {
+        list = up(sizeof(Plan));
+        chunks = list + up(static_cast<size_t>(rows) * sizeof(int));
+        x = chunks + up(max_chunks(nnz) * sizeof(Chunk));
+        y = x + up(static_cast<size_t>(cols) * sizeof(float));
+        total = y + up(static_cast<size_t>(rows) * sizeof(float));
+    }
+};
+
+// A warp's unit: 32 / V rows of one bin, V lanes each; i is this lane's group's index in the bin.
 template <int V>
-__global__ void rows_by_groups(int rows, const int* __restrict__ row_ptr, const int* __restrict__ col_idx,
-                               const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
+__device__ void unit_rows(long long i, int count, const int* __restrict__ list, const int* __restrict__ row_ptr,
+                          const int* __restrict__ col_idx, const float* __restrict__ values,
+                          const float* __restrict__ x, float* __restrict__ y) {
     const int lane = threadIdx.x % V;
-    const long long group = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / V;
-    if (group >= rows) return;  // whole groups leave together: V divides 32
-    const int row = static_cast<int>(group);
-    const int first = __ldg(row_ptr + row), last = __ldg(row_ptr + row + 1);
-    const unsigned mask = V == 32 ? 0xffffffffu : (((1u << V) - 1) << (threadIdx.x % 32 / V * V));
-    if (last - first > kLong) {
-        if (lane == 0) y[row] = 0.0f;  // the chunk kernel adds it up
-        return;
+    int row = -1, first = 0, last = 0;
+    if (i < count) {
+        row = list ? __ldg(list + i) : static_cast<int>(i);
+        first = __ldg(row_ptr + row), last = __ldg(row_ptr + row + 1);
+        if (last - first > kLong) {  // the chunk kernel adds it up
+            if (lane == 0) y[row] = 0.0f;
+            row = -1, first = last;
+        }
     }
     float sum = 0.0f;
     for (int k = first + lane; k < last; k += V) sum += __ldg(values + k) * __ldg(x + __ldg(col_idx + k));
 #pragma unroll
-    for (int o = V / 2; o > 0; o /= 2) sum += __shfl_down_sync(mask, sum, o, V);
-    if (lane == 0) y[row] = sum;
+    for (int o = V / 2; o > 0; o /= 2) sum += __shfl_down_sync(0xffffffffu, sum, o, V);  // every lane is here
+    if (row >= 0 && lane == 0) y[row] = sum;
 }
 
-__global__ void long_chunks(const Chunk* __restrict__ chunks, const int* __restrict__ count,
+template <int V>
+__device__ void unit_of_bin(int u, int count, const int* list, const int* row_ptr, const int* col_idx,
+                            const float* values, const float* x, float* y) {
+    const long long i = static_cast<long long>(u) * (32 / V) + (threadIdx.x % 32) / V;
+    unit_rows<V>(i, count, list, row_ptr, col_idx, values, x, y);
+}
+
+__global__ void rows_kernel(const Plan* __restrict__ plan, const int* __restrict__ list, int rows,
+                            const int* __restrict__ row_ptr, const int* __restrict__ col_idx,
+                            const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
+    const bool binned = plan->binned;
+    const int warps = gridDim.x * blockDim.x / 32;
+    const int total = binned ? plan->units[kBins] : plan->units[1];
+    for (int u = (blockIdx.x * blockDim.x + threadIdx.x) / 32; u < total; u += warps) {  // the same u on a warp
+        int b = plan->width_bin, first_unit = 0, count = rows;
+        const int* l = nullptr;
+        if (binned) {
+            b = 0;
+            while (u >= plan->units[b + 1]) ++b;
+            first_unit = plan->units[b], count = plan->start[b + 1] - plan->start[b], l = list + plan->start[b];
+        }
+        const int k = u - first_unit;
+        switch (b) {
+            case 0: unit_of_bin<1>(k, count, l, row_ptr, col_idx, values, x, y); break;
+            case 1: unit_of_bin<2>(k, count, l, row_ptr, col_idx, values, x, y); break;
+            case 2: unit_of_bin<4>(k, count, l, row_ptr, col_idx, values, x, y); break;
+            case 3: unit_of_bin<8>(k, count, l, row_ptr, col_idx, values, x, y); break;
+            case 4: unit_of_bin<16>(k, count, l, row_ptr, col_idx, values, x, y); break;
+            default: unit_of_bin<32>(k, count, l, row_ptr, col_idx, values, x, y); break;
+        }
+    }
+}
+
+__global__ void long_chunks(const Plan* __restrict__ plan, const Chunk* __restrict__ chunks,
                             const int* __restrict__ col_idx, const float* __restrict__ values,
                             const float* __restrict__ x, float* __restrict__ y) {
     const int lane = threadIdx.x % 32;
     const int warps = gridDim.x * blockDim.x / 32;
-    const int n = *count;
+    const int n = plan->chunks;
     for (int c = (blockIdx.x * blockDim.x + threadIdx.x) / 32; c < n; c += warps) {
         const Chunk ch = chunks[c];
         float sum = 0.0f;
@@ -61,49 +126,124 @@ __global__ void long_chunks(const Chunk* __restrict__ chunks, const int* __restr
     }
 }
 
-template <int V>
-void launch(int rows, const int* row_ptr, const int* col_idx, const float* values, const float* x, float* y) {
-    const long long threads = static_cast<long long>(rows) * V;
-    rows_by_groups<V><<<static_cast<unsigned>((threads + 255) / 256), 256>>>(rows, row_ptr, col_idx, values, x, y);
+int grid_blocks() {  // enough resident warps to fill the GPU
+    static int blocks = 0;
+    if (blocks == 0) {
+        int sms = 0;
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+        blocks = std::max(1, sms) * 8;
+    }
+    return blocks;
+}
+
+void run(int rows, int nnz, const int* row_ptr, const int* col_idx, const float* values, const void* workspace,
+         const Layout& at, const float* x, float* y) {
+    const char* ws = static_cast<const char*>(workspace);
+    const Plan* plan = reinterpret_cast<const Plan*>(ws);
+    rows_kernel<<<grid_blocks(), 256>>>(plan, reinterpret_cast<const int*>(ws + at.list), rows, row_ptr, col_idx,
+                                        values, x, y);
+    if (nnz > kLong)  // a long row is possible: the chunks (none for most matrices: the kernel reads 0)
+        long_chunks<<<grid_blocks(), 256>>>(plan, reinterpret_cast<const Chunk*>(ws + at.chunks), col_idx, values,
+                                            x, y);
+}
+
+int bin_of(int length, int f) {  // the V at or above length / f, as a bin
+    int b = 0;
+    while (b < kBins - 1 && (1 << b) * f < length) ++b;
+    return b;
+}
+
+// A plan (and its row list, for bins) for the matrix with these row lengths.
+Plan make_plan(const std::vector<int>& rp, int binned, int width_bin_or_f, std::vector<int>& list) {
+    Plan p{};
+    p.binned = binned;
+    const int rows = static_cast<int>(rp.size()) - 1;
+    if (!binned) {
+        p.width_bin = width_bin_or_f;
+        p.units[1] = static_cast<int>((static_cast<long long>(rows) + (32 >> p.width_bin) - 1) / (32 >> p.width_bin));
+        return p;
+    }
+    int count[kBins] = {};
+    for (int r = 0; r < rows; ++r) ++count[bin_of(rp[r + 1] - rp[r], width_bin_or_f)];
+    for (int b = 0; b < kBins; ++b) {
+        p.start[b + 1] = p.start[b] + count[b];
+        p.units[b + 1] = p.units[b] + (count[b] + (32 >> b) - 1) / (32 >> b);
+    }
+    list.resize(static_cast<size_t>(rows));
+    int fill[kBins];
+    std::copy(p.start, p.start + kBins, fill);
+    for (int r = 0; r < rows; ++r) list[fill[bin_of(rp[r + 1] - rp[r], width_bin_or_f)]++] = r;
+    return p;
+}
+
+void write_plan(void* workspace, const Layout& at, Plan p, int chunks, const std::vector<int>& list) {
+    char* ws = static_cast<char*>(workspace);
+    p.chunks = chunks;
+    cudaMemcpy(ws, &p, sizeof p, cudaMemcpyHostToDevice);
+    if (p.binned && !list.empty()) cudaMemcpy(ws + at.list, list.data(), list.size() * sizeof(int), cudaMemcpyHostToDevice);
 }
 
 }  // namespace
 
-extern "C" size_t workspace_size(int rows, int cols, int nnz) {
-    (void)rows, (void)cols;
-    return 256 + max_chunks(nnz) * sizeof(Chunk);
-}
+extern "C" size_t workspace_size(int rows, int cols, int nnz) { return Layout(rows, cols, nnz).total; }
 
 extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int* col_idx, const float* values,
                       void* workspace) {
-    (void)cols, (void)col_idx, (void)values;
-    // Once per matrix and untimed: the row lengths are read on the host, where cutting the chunks is simplest.
-    std::vector<int> rp(static_cast<size_t>(rows) + 1);
+    const Layout at(rows, cols, nnz);
+    char* ws = static_cast<char*>(workspace);
+    // Once per matrix and untimed: the row lengths are read on the host, where cutting chunks and bins is simplest.
+    std::vector<int> rp(static_cast<size_t>(std::max(rows, 0)) + 1, 0);
     cudaMemcpy(rp.data(), row_ptr, rp.size() * sizeof(int), cudaMemcpyDeviceToHost);
     std::vector<Chunk> chunks;
-    for (int r = 0; r < rows; ++r)
+    int longest = 0;
+    for (int r = 0; r < rows; ++r) {
+        longest = std::max(longest, rp[r + 1] - rp[r]);
         if (rp[r + 1] - rp[r] > kLong)
-            for (int k = rp[r]; k < rp[r + 1]; k += kChunk) chunks.push_back({r, k, k + kChunk < rp[r + 1] ? k + kChunk : rp[r + 1]});
+            for (int k = rp[r]; k < rp[r + 1]; k += kChunk) chunks.push_back({r, k, std::min(k + kChunk, rp[r + 1])});
+    }
     const int count = static_cast<int>(chunks.size());  // at most max_chunks(nnz): each chunk but a row's last is full
-    char* ws = static_cast<char*>(workspace);
-    cudaMemcpy(ws, &count, sizeof count, cudaMemcpyHostToDevice);
-    if (count > 0) cudaMemcpy(ws + 256, chunks.data(), chunks.size() * sizeof(Chunk), cudaMemcpyHostToDevice);
-    (void)nnz;
+    if (count > 0) cudaMemcpy(ws + at.chunks, chunks.data(), chunks.size() * sizeof(Chunk), cudaMemcpyHostToDevice);
+
+    std::vector<int> list;
+    if (rows <= 0 || nnz <= kTuneNnz) {  // the rule
+        const double mean = rows > 0 ? static_cast<double>(nnz) / rows : 0;
+        const bool alike = longest <= 2 * mean + 8;
+        write_plan(workspace, at, alike ? make_plan(rp, 0, bin_of(static_cast<int>(mean + 0.5), 4), list)
+                                        : make_plan(rp, 1, 4, list), count, list);
+        return;
+    }
+    // Timed: each candidate twice after a first run, on a scratch x and y; the fastest kept.
+    float* x = reinterpret_cast<float*>(ws + at.x);
+    float* y = reinterpret_cast<float*>(ws + at.y);
+    cudaMemset(x, 0, static_cast<size_t>(cols) * sizeof(float));
+    cudaEvent_t begin, end;
+    cudaEventCreate(&begin);
+    cudaEventCreate(&end);
+    float best_ms = 1e30f;
+    int best_binned = 0, best_arg = 0;
+    for (int binned = 0; binned <= 1; ++binned)
+        for (int arg : binned ? std::vector<int>{2, 4, 8} : std::vector<int>{0, 1, 2, 3, 4, 5}) {
+            write_plan(workspace, at, make_plan(rp, binned, arg, list), count, list);
+            run(rows, nnz, row_ptr, col_idx, values, workspace, at, x, y);
+            float ms = 1e30f;
+            for (int rep = 0; rep < 2; ++rep) {
+                cudaEventRecord(begin);
+                run(rows, nnz, row_ptr, col_idx, values, workspace, at, x, y);
+                cudaEventRecord(end);
+                cudaEventSynchronize(end);
+                float t = 0;
+                cudaEventElapsedTime(&t, begin, end);
+                ms = std::min(ms, t);
+            }
+            if (ms < best_ms) best_ms = ms, best_binned = binned, best_arg = arg;
+        }
+    cudaEventDestroy(begin);
+    cudaEventDestroy(end);
+    write_plan(workspace, at, make_plan(rp, best_binned, best_arg, list), count, list);
 }
 
 extern "C" void solve(int rows, int cols, int nnz, const int* row_ptr, const int* col_idx, const float* values,
                       const void* workspace, const float* x, float* y) {
-    (void)cols;
     if (rows <= 0) return;
-    const double mean = static_cast<double>(nnz) / rows;
-    if (mean <= 2) launch<2>(rows, row_ptr, col_idx, values, x, y);
-    else if (mean <= 4) launch<4>(rows, row_ptr, col_idx, values, x, y);
-    else if (mean <= 8) launch<8>(rows, row_ptr, col_idx, values, x, y);
-    else if (mean <= 16) launch<16>(rows, row_ptr, col_idx, values, x, y);
-    else launch<32>(rows, row_ptr, col_idx, values, x, y);
-    if (nnz > kLong) {  // a long row is possible: the chunks (none for most matrices: the kernel reads the count, 0)
-        const char* ws = static_cast<const char*>(workspace);
-        long_chunks<<<264, 256>>>(reinterpret_cast<const Chunk*>(ws + 256), reinterpret_cast<const int*>(ws),
-                                  col_idx, values, x, y);
-    }
+    run(rows, nnz, row_ptr, col_idx, values, workspace, Layout(rows, cols, nnz), x, y);
 }
