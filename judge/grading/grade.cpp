@@ -1,5 +1,6 @@
 #include "judge/grading/grade.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -29,6 +30,20 @@ namespace hpcjudge {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Seconds of wall time, for where a grade's time goes (the report's timing.wall_s and bench[].wall_s).
+class Stopwatch {
+ public:
+  double lap() {  // since the last lap (or the start)
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return s;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 void set_verdict(Report& r, Verdict v, const std::string& where, const std::string& message) {
   if (worst(r.verdict, v) == r.verdict && r.verdict != Verdict::AC) return;
@@ -272,13 +287,16 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     if (c.min_cores > m.cores) continue;
     if (!opt.only_case.empty() && c.name != opt.only_case) continue;
     listener.bench_start(c);
+    Stopwatch total, phase;
+    BenchResult b;
     LaidCase l = lay_out(p, c, s, opt.seed);
     if (l.failure) {
       set_verdict(r, l.failure->verdict, "performance case " + c.name, l.failure->message);
       return;
     }
     const size_t nr = rivals ? rivals->size() : 0;
-    if (rivals) rivals->lay_out(p, c, opt.seed);
+    if (rivals) rivals->lay_out(p, c, l);
+    b.wall.lay_out = phase.lap();
     // Fresh inputs for every call, warm-up included (input sets 2, 3, ...; the
     // tests use 0 and 1), in the same buffers: no input set repeats, so no
     // answer cached on pointers, sizes, samples or hashes of the inputs is
@@ -286,7 +304,6 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     // spot-checked case by a randomised check the submission cannot foresee.
     const bool spot = p.spot_checked(c);
     std::random_device entropy;
-    BenchResult b;
     b.name = c.name;
     b.sizes = c.size_string();
     TimingPolicy policy = p.info().timing;
@@ -314,6 +331,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
         if (pk.get()) floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
       }
       const Against against{spot ? nullptr : &expected, (uint64_t{entropy()} << 32) ^ entropy()};
+      b.wall.inputs += phase.lap();
       prepare(l, s.image());
       // The rivals on the same inputs, before the submission's call on odd runs and
       // after it on even ones, so neither side always follows the other.
@@ -331,9 +349,11 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
           s.call(l.sig, l.layout, {.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});
       if (run % 2 == 0 && o.status == CallOutcome::Ok) call_rivals();
       if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
+      b.wall.calls += phase.lap();
       Checked ck = judge_call(p, c, l, against, o, s.image(), s.result());
       if (ck.verdict == Verdict::AC)
         if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
+      b.wall.checks += phase.lap();
       if (ck.verdict == Verdict::AC && o.seconds < floor_s && pk.remeasure())
         floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
       if (ck.verdict == Verdict::AC && o.seconds < floor_s) {
@@ -384,6 +404,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
         b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *pk.get());
     }
     b.stop = b.verdict == Verdict::AC ? loop.stop_reason() : "failed";
+    b.wall.total = total.lap();
     r.bench.push_back(b);
     listener.bench_done(b);
     if (b.verdict != Verdict::AC) {  // the first failing case ends the timing
@@ -422,6 +443,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   if (!opt.folder.empty())
     if (const std::string why = not_a_regular_file(src, opt.folder); !why.empty()) throw FileRefused(why);
   const std::string source = read_regular_file(opt.folder.empty() ? fs::canonical(src) : src, kMaxSourceBytes);
+  Stopwatch whole;
   Report r;
   r.problem = p.info().slug;
   r.file = src.string();
@@ -480,6 +502,9 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                    "(a CPU problem runs here: ./judge/judge list)";
     return r;
   }
+  // Where the grade's wall time goes after compiling (timing.wall_s), phase by phase.
+  nlohmann::json wall = {{"compile", r.compile_seconds}};
+  Stopwatch phase;
   {
     std::vector<std::string> wrapper = opt.runner_prefix;
     if (opt.sandbox)
@@ -508,15 +533,19 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                 {"buffers", s.buffers()},
                 {"judge_held_device_buffers", s.judge_held()}};
     if (awake) r.timing["cpus_kept_awake"] = awake->held();
+    wall["runner"] = phase.lap();  // the runner started, its round trips measured
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);
     } else {
       // A profile runs one performance case only: a test's launches would be profiled instead.
       if (opt.only_case.empty()) run_tests(p, opt, paths, s, r, listener);
+      wall["tests"] = phase.lap();
       // A race is RE, worse than the WA it may also cause: look for one then too.
       // Under emulation the emulator's own checks (races, barriers, bounds) ran on every access already.
-      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu && !emulate && opt.only_case.empty())
+      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu && !emulate && opt.only_case.empty()) {
         run_sanitizers(p, lib, opt, paths, r, listener);
+        wall["sanitizers"] = phase.lap();
+      }
       // The performance cases in a runner of their own, started afresh as each rival's is (a profile
       // run, which has no functional tests, keeps the first): no process's history, such as its heap's
       // thresholds and pages from the functional tests' sizes, differs between the two sides of a ratio.
@@ -526,6 +555,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         fresh = std::make_unique<Session>(paths, p, session_options);
         if (auto bad = failed_call(fresh->start(60))) set_verdict(r, bad->verdict, "performance cases", bad->message);
         else r.timing["round_trip_timed"] = trip(fresh->round_trip(true));
+        wall["performance_runner"] = phase.lap();
       }
       Session& timed = fresh ? *fresh : s;
       if (r.verdict == Verdict::AC && opt.bench && !emulate) {
@@ -536,11 +566,14 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         std::unique_ptr<Rivals> rivals;
         if (opt.score && opt.side_by_side && !opt.vendor && opt.only_case.empty()) {
           const Scale cached = load_or_measure_scale(p, paths, opt, r.machine, listener);
+          wall["scale"] = phase.lap();  // read from the cache, or the references timed now
           if (cached.error.empty())
             rivals = std::make_unique<Rivals>(p, paths, opt, arch, session_options, cached, r.machine.fingerprint(),
                                               listener);
         }
+        wall["peaks_and_rivals"] = phase.lap();  // the machine's peaks, the references compiled and started
         run_bench(p, opt, r.machine, peaks, timed, rivals.get(), r, listener);
+        wall["performance"] = phase.lap();
         if (rivals) r.timing["side_by_side"] = rivals->notes();
         if (gpu) r.machine.gpu["sensors_after_bench"] = timed.sensors();
       }
@@ -562,6 +595,10 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     GradeOptions scored = opt;
     if (emulate) scored.bench = false;
     score_report(p, paths, scored, r, listener);
+  }
+  wall["total"] = whole.lap();
+  r.timing["wall_s"] = wall;
+  if (opt.score) {
     if (emulate && r.verdict == Verdict::AC)
       r.score.note = "CPU emulation: correctness points only; the performance score needs a GPU (emulated code is "
                      "not timed: its speed says nothing of the GPU's)";

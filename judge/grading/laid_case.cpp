@@ -86,7 +86,7 @@ std::optional<Checked> call_setup(const Problem& p, LaidCase& l, Session& s) {
 
 }  // namespace
 
-LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed) {
+LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed, const LaidCase* same_inputs) {
   LaidCase l{p.signature(c), {}, {}, 0, std::nullopt};
   l.failure = size_workspace(p, l.sig, s);
   if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
@@ -94,7 +94,13 @@ LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed) {
   s.reserve(l.layout.total);
   for (size_t i = 0; i < l.sig.buffers.size(); ++i) l.views.push_back({&l.sig.buffers[i], s.image() + l.layout.offset[i]});
   if (l.failure) return l;
-  p.generate_case(c, seed, l.buffers());
+  if (same_inputs) {
+    for (size_t i = 0; i < l.views.size() && i < same_inputs->views.size(); ++i)
+      if (l.sig.buffers[i].role == Role::In && l.sig.buffers[i].per_case)
+        parallel_copy(l.views[i].data, same_inputs->views[i].data, l.sig.buffers[i].bytes());
+  } else {
+    p.generate_case(c, seed, l.buffers());
+  }
   if (l.sig.has_setup()) l.failure = call_setup(p, l, s);
   return l;
 }

@@ -42,11 +42,14 @@ struct LaidCase {
 
 // Sizes the workspace (asking the submission's workspace_size(), untimed), plans
 // the arena and makes room for it in the session, and generates the case's
-// per-case inputs from `seed`. Where the signature has a setup(), calls it
-// (untimed, under the problem's setup limit) with the per-call inputs still
-// sentinels, and checks the guard zones and inputs after it: a crash or a
-// write past a buffer is RE, its time limit TLE, the failure is in `failure`.
-LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed);
+// per-case inputs from `seed`, or copies them from `same_inputs`, the same case
+// laid out for another session (a rival beside the submission: generating a
+// case's matrix or graph again would cost as much as the first time). Where the
+// signature has a setup(), calls it (untimed, under the problem's setup limit)
+// with the per-call inputs still sentinels, and checks the guard zones and
+// inputs after it: a crash or a write past a buffer is RE, its time limit TLE,
+// the failure is in `failure`.
+LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed, const LaidCase* same_inputs = nullptr);
 
 // Outputs to their sentinel and every byte between buffers to the guard byte, in
 // the image; the generated scalars (Signature::generated) take their values from it.

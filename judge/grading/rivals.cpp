@@ -89,10 +89,10 @@ void Rivals::withdraw(Member& m, const std::string& why) {
   if (m.session) m.session->finish();
 }
 
-void Rivals::lay_out(const Problem& p, const Case& c, uint64_t seed) {
+void Rivals::lay_out(const Problem& p, const Case& c, const LaidCase& submission) {
   for (auto& m : members_) {
     if (!m->failure.empty()) continue;
-    m->laid = hpcjudge::lay_out(p, c, *m->session, seed);
+    m->laid = hpcjudge::lay_out(p, c, *m->session, 0, &submission);  // the per-case inputs copied
     if (m->laid->failure) withdraw(*m, "case " + c.name + ": " + m->laid->failure->message);
   }
 }
@@ -103,7 +103,7 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
   if (!m.failure.empty() || !m.laid) return std::nullopt;
   LaidCase& l = *m.laid;
   // The submission's inputs of this call, copied buffer by buffer (a workspace may move
-  // the others); the per-case ones the rival's lay_out() generated from the same seed.
+  // the others); the per-case ones lay_out() copied from the submission's.
   for (size_t i = 0; i < l.sig.buffers.size() && i < sub.sig.buffers.size(); ++i)
     if (l.sig.buffers[i].role == Role::In && !l.sig.buffers[i].per_case)
       parallel_copy(m.session->image() + l.layout.offset[i], sub_image + sub.layout.offset[i], l.sig.buffers[i].bytes());

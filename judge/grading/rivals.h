@@ -49,8 +49,8 @@ class Rivals {
   const std::vector<std::string>& notes() const { return notes_; }
 
   // Lays the case out in every active rival's session (its own workspace_size(),
-  // the per-case inputs from `seed`, its own setup() where the problem has one).
-  void lay_out(const Problem& p, const Case& c, uint64_t seed);
+  // the per-case inputs copied from the submission's, its own setup() where the problem has one).
+  void lay_out(const Problem& p, const Case& c, const LaidCase& submission);
   // One timed call of rival k on the inputs now in the submission's image
   // (laid out as `sub`); the output checked when `check` holds a reference.
   // Returns the call's seconds, or nothing when the rival failed (withdrawn).

@@ -9,6 +9,7 @@
 #include "harness/problem.h"
 #include "harness/text.h"
 #include "judge/grading/score.h"
+#include "judge/reports/text.h"
 
 namespace hpcjudge {
 
@@ -163,6 +164,24 @@ void HumanPrinter::finished(const Report& r) {
     std::printf("%s\n", style_.dim("not run under CPU emulation (too large; judged on a GPU only):").c_str());
     for (const auto& [name, why] : r.emulation_skipped)
       std::printf("%s\n", style_.dim("  " + name + ": " + why).c_str());
+  }
+  if (const auto w = r.timing.find("wall_s"); r.timing.is_object() && w != r.timing.end()) {
+    // Where the grade's time went: the judge's own cost, phase by phase, and each performance case's.
+    const auto s = [](double v) { return format_seconds(v, TimeStyle::Short); };
+    std::string line = "judged in " + s(w->value("total", 0.0)) + ":";
+    const char* sep = " ";
+    for (const char* k : {"compile", "runner", "tests", "sanitizers", "performance_runner", "scale", "peaks_and_rivals",
+                          "performance"})
+      if (w->contains(k)) {
+        std::string name = k;
+        for (char& ch : name)
+          if (ch == '_') ch = ' ';
+        line += sep + name + " " + s((*w)[k].get<double>()), sep = ", ";
+      }
+    for (const auto& b : r.bench)
+      line += "; " + b.name + " " + s(b.wall.total) + " (lay-out " + s(b.wall.lay_out) + ", inputs " +
+              s(b.wall.inputs) + ", calls " + s(b.wall.calls) + ", checks " + s(b.wall.checks) + ")";
+    std::printf("%s\n", style_.dim(line).c_str());
   }
   std::printf("verdict %s", style_.paint(r.verdict, verdict_name(r.verdict)).c_str());
   if (r.emulated) std::printf(" (emulated: the CUDA code ran on the CPU)");

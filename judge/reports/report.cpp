@@ -71,7 +71,13 @@ nlohmann::json Report::to_json() const {
                           {"baseline_from", b.baseline_from},
                           {"fast_median_s", opt(b.fast_s)},
                           {"fast_from", b.fast_from},
-                          {"side_by_side", paired}});
+                          {"side_by_side", paired},
+                          {"wall_s",
+                           {{"lay_out", b.wall.lay_out},
+                            {"inputs", b.wall.inputs},
+                            {"calls", b.wall.calls},
+                            {"checks", b.wall.checks},
+                            {"total", b.wall.total}}}});
   }
   j["score"] = {{"total", score.total()},
                 {"max", score.max},

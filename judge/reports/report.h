@@ -60,6 +60,12 @@ struct BenchResult {
   // or the cached medians), and where each came from.
   std::optional<double> baseline_s, fast_s;
   std::string baseline_from, fast_from;  // "side by side" or "cached"
+  // Where the case's wall time went, in seconds (the judge's own cost, for making grades quicker): laying the case
+  // out (its per-case inputs, the rivals' too), each run's fresh inputs and the reference's answers, the calls
+  // (copies in, the submission's and the rivals' calls, copies out), and checking the outputs.
+  struct Wall {
+    double lay_out = 0, inputs = 0, calls = 0, checks = 0, total = 0;
+  } wall;
 };
 
 struct Score {
