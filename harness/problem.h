@@ -155,6 +155,7 @@ struct Expected {
 struct Model {
   double bytes = 0;  // minimal traffic: each input read once, each output written once
   double flops = 0;  // 0 for bandwidth-bound problems
+  double edges = 0;  // a graph traversal: the edges it counts as traversed (GTEPS = edges / time / 10^9); else 0
 };
 
 struct Points {

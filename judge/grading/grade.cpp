@@ -328,6 +328,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
         model = spot ? p.model(c) : p.model_of(c, expected);
         b.bytes = model.bytes;
         b.flops = model.flops;
+        b.edges = model.edges;
         if (pk.get()) floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
       }
       const Against against{spot ? nullptr : &expected, (uint64_t{entropy()} << 32) ^ entropy()};

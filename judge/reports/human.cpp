@@ -114,7 +114,8 @@ void HumanPrinter::bench_done(const BenchResult& b) {
               rpad(figure(format_seconds(b.stats.min)), 11).c_str(), rpad(figure(fmt("%.1f", rate)), 9).c_str(),
               rpad(b.percent_of_peak ? fmt("%.0f%%", *b.percent_of_peak) : "-", 7).c_str(),
               rpad(std::to_string(b.stats.runs), 5).c_str(),
-              rpad(figure(fmt("%.1f%%", 100 * b.stats.spread())), 7).c_str(), b.stop.c_str());
+              rpad(figure(fmt("%.1f%%", 100 * b.stats.spread())), 7).c_str(),
+              (b.stop + (timed && b.edges > 0 ? fmt("  %.2f GTEPS", b.gteps()) : "")).c_str());
   if (b.verdict != Verdict::AC)
     std::printf("       %s %s\n", style_.paint(b.verdict, verdict_name(b.verdict)).c_str(), b.message.c_str());
   std::fflush(stdout);

@@ -65,6 +65,8 @@ nlohmann::json Report::to_json() const {
                           {"flops", b.flops},
                           {"gbps", b.gbps()},
                           {"gflops", b.gflops()},
+                          {"edges", b.edges},
+                          {"gteps", b.edges > 0 ? json(b.gteps()) : json(nullptr)},
                           {"device_peak_bytes", opt(b.device_peak_bytes)},
                           {"percent_of_peak", opt(b.percent_of_peak)},
                           {"baseline_median_s", opt(b.baseline_s)},

@@ -36,10 +36,12 @@ struct BenchResult {
   Stats stats;           // over the timed runs (warm-up excluded), seconds
   std::string stop;      // why the loop stopped: converged, budget, max runs
   double bytes = 0, flops = 0;
+  double edges = 0;  // a graph traversal's edges (Model::edges), for GTEPS; else 0
   std::optional<size_t> device_peak_bytes;  // GPU: the most over the timed runs
   std::optional<double> percent_of_peak;    // of the machine's measured FLOP rate or bandwidth (median run)
   double gbps() const { return stats.median > 0 ? bytes / stats.median / 1e9 : 0; }
   double gflops() const { return stats.median > 0 ? flops / stats.median / 1e9 : 0; }
+  double gteps() const { return stats.median > 0 ? edges / stats.median / 1e9 : 0; }
   // Side by side (judge/grading/rivals.h): a reference solution called on the same
   // inputs right beside each timed run of this case, and the runs' paired ratios.
   struct Paired {
