@@ -9,7 +9,7 @@
 set -u
 judge=$1
 shift
-slugs=${*:-softmax-cpu matmul-cpu}
+slugs=${*:-softmax-cpu matmul-cpu spmv-cpu bfs-cpu}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
