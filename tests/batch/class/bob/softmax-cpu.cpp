@@ -1,1 +1,1 @@
-../../../submissions/softmax-cpu/AC/serial.cpp
+../../../../reference/solutions/softmax-cpu/baseline.cpp

@@ -1,1 +1,1 @@
-../../../submissions/vector-add/AC/naive.cu
+../../../../reference/solutions/vector-add/baseline.cu
