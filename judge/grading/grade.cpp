@@ -340,7 +340,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       auto call_rivals = [&] {
         for (size_t k = 0; k < nr; ++k) {
           if (!rivals->active(k)) continue;
-          const auto t = rivals->call(k, p, c, l, s.image(), run == 0 ? &against : nullptr, limit);
+          const auto t = rivals->call(k, p, c, l, run == 0 ? &against : nullptr, limit);
           if (t) beside[k] = *t;
           else loop.drop_rival(k);
         }
@@ -596,14 +596,12 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     GradeOptions scored = opt;
     if (emulate) scored.bench = false;
     score_report(p, paths, scored, r, listener);
-  }
-  wall["total"] = whole.lap();
-  r.timing["wall_s"] = wall;
-  if (opt.score) {
     if (emulate && r.verdict == Verdict::AC)
       r.score.note = "CPU emulation: correctness points only; the performance score needs a GPU (emulated code is "
                      "not timed: its speed says nothing of the GPU's)";
   }
+  wall["total"] = whole.lap();
+  r.timing["wall_s"] = wall;
   return r;
 }
 

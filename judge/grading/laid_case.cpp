@@ -94,15 +94,16 @@ LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed, con
   s.reserve(l.layout.total);
   for (size_t i = 0; i < l.sig.buffers.size(); ++i) l.views.push_back({&l.sig.buffers[i], s.image() + l.layout.offset[i]});
   if (l.failure) return l;
-  if (same_inputs) {
-    for (size_t i = 0; i < l.views.size() && i < same_inputs->views.size(); ++i)
-      if (l.sig.buffers[i].role == Role::In && l.sig.buffers[i].per_case)
-        parallel_copy(l.views[i].data, same_inputs->views[i].data, l.sig.buffers[i].bytes());
-  } else {
-    p.generate_case(c, seed, l.buffers());
-  }
+  if (same_inputs) copy_inputs(*same_inputs, l, true);
+  else p.generate_case(c, seed, l.buffers());
   if (l.sig.has_setup()) l.failure = call_setup(p, l, s);
   return l;
+}
+
+void copy_inputs(const LaidCase& from, const LaidCase& to, bool per_case) {
+  for (size_t i = 0; i < to.views.size() && i < from.views.size(); ++i)
+    if (to.sig.buffers[i].role == Role::In && to.sig.buffers[i].per_case == per_case)
+      parallel_copy(to.views[i].data, from.views[i].data, to.sig.buffers[i].bytes());
 }
 
 void prepare(LaidCase& l, std::byte* image) {

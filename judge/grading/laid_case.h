@@ -51,6 +51,11 @@ struct LaidCase {
 // the failure is in `failure`.
 LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed, const LaidCase* same_inputs = nullptr);
 
+// Copies the inputs of `from` into the same buffers of `to`, the same case laid
+// out for another session (whose workspace may place the buffers elsewhere):
+// the per-case inputs, or else each call's.
+void copy_inputs(const LaidCase& from, const LaidCase& to, bool per_case);
+
 // Outputs to their sentinel and every byte between buffers to the guard byte, in
 // the image; the generated scalars (Signature::generated) take their values from it.
 void prepare(LaidCase& l, std::byte* image);

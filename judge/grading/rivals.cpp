@@ -98,15 +98,11 @@ void Rivals::lay_out(const Problem& p, const Case& c, const LaidCase& submission
 }
 
 std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, const LaidCase& sub,
-                                   const std::byte* sub_image, const Against* check, double limit) {
+                                   const Against* check, double limit) {
   Member& m = *members_[k];
   if (!m.failure.empty() || !m.laid) return std::nullopt;
   LaidCase& l = *m.laid;
-  // The submission's inputs of this call, copied buffer by buffer (a workspace may move
-  // the others); the per-case ones lay_out() copied from the submission's.
-  for (size_t i = 0; i < l.sig.buffers.size() && i < sub.sig.buffers.size(); ++i)
-    if (l.sig.buffers[i].role == Role::In && !l.sig.buffers[i].per_case)
-      parallel_copy(m.session->image() + l.layout.offset[i], sub_image + sub.layout.offset[i], l.sig.buffers[i].bytes());
+  copy_inputs(sub, l, false);  // this call's; the per-case ones lay_out() copied
   prepare(l, m.session->image());
   const CallOutcome o =
       m.session->call(l.sig, l.layout, {.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});

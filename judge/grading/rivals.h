@@ -51,11 +51,11 @@ class Rivals {
   // Lays the case out in every active rival's session (its own workspace_size(),
   // the per-case inputs copied from the submission's, its own setup() where the problem has one).
   void lay_out(const Problem& p, const Case& c, const LaidCase& submission);
-  // One timed call of rival k on the inputs now in the submission's image
-  // (laid out as `sub`); the output checked when `check` holds a reference.
+  // One timed call of rival k on the inputs now in the submission's laid-out case
+  // `sub`; the output checked when `check` holds a reference.
   // Returns the call's seconds, or nothing when the rival failed (withdrawn).
   std::optional<double> call(size_t k, const Problem& p, const Case& c, const LaidCase& sub,
-                             const std::byte* sub_image, const Against* check, double limit);
+                             const Against* check, double limit);
 
  private:
   struct Member {

@@ -561,8 +561,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   } else {
     // Into the runner's memory: every byte but the workspaces', which are never copied (the guard zones
     // around them are).
-    if (scratch.empty()) parallel_copy(arena_.base(), image_.base(), layout.total);
-    else around(layout.total, scratch, [&](size_t from, size_t to) { parallel_copy(arena_.base() + from, image_.base() + from, to - from); });
+    around(layout.total, scratch, [&](size_t from, size_t to) { parallel_copy(arena_.base() + from, image_.base() + from, to - from); });
     if (host_arena() && !keep_workspace) {
       // A workspace in the host arena (a CPU problem's, or an emulated GPU problem's): garbage, as on a device,
       // and kept, as on a device, where it holds what setup() wrote for the case's calls.
