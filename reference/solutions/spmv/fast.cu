@@ -10,14 +10,17 @@
 //     the host never needs the bins' sizes.
 //   - setup() (untimed, once per matrix) reads the row lengths, cuts the rows longer than kLong into chunks of kChunk
 //     non-zeros, and picks the plan. Above kTuneNnz non-zeros it times every candidate (each width, bins for three
-//     f) on the matrix, on this GPU, with a scratch x and y in the workspace, and keeps the fastest; below, a rule:
-//     one width of about mean / 4 lanes for rows alike, else bins of f = 4.
+//     f) on the matrix, on this GPU, with a scratch x and y in the workspace, and keeps the fastest, the rule's plan
+//     timed first and the timing stopped after kTuneBudget seconds; below, the rule: one width of about mean / 4
+//     lanes for rows alike, else bins of f = 4.
 //   - solve(): the rows kernel (a long row only zeroed there), then a warp per chunk adding its sum to y[row] with
 //     one atomicAdd. The order of the chunks' additions varies, which the per-row FP32 bound allows.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -26,6 +29,7 @@ constexpr int kLong = 4096;            // rows longer than this are split
 constexpr int kChunk = 2048;           // non-zeros per chunk of a long row
 constexpr int kBins = 6;               // V = 1, 2, 4, 8, 16, 32
 constexpr long long kTuneNnz = 1 << 22;  // above this many non-zeros the plan is timed, not guessed
+constexpr double kTuneBudget = 1.0;     // seconds of setup() for the timing, at most (the rule's plan always)
 constexpr size_t kAlign = 256;
 
 struct Chunk {
@@ -204,25 +208,29 @@ extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int
     const int count = static_cast<int>(chunks.size());  // at most max_chunks(nnz): each chunk but a row's last is full
     if (count > 0) cudaMemcpy(ws + at.chunks, chunks.data(), chunks.size() * sizeof(Chunk), cudaMemcpyHostToDevice);
 
+    // The rule: one width of about mean / 4 lanes for rows alike, else bins of f = 4.
+    const double mean = rows > 0 ? static_cast<double>(nnz) / rows : 0;
+    const bool alike = longest <= 2 * mean + 8;
+    int best_binned = alike ? 0 : 1, best_arg = alike ? bin_of(static_cast<int>(mean + 0.5), 4) : 4;
     std::vector<int> list;
-    if (rows <= 0 || nnz <= kTuneNnz) {  // the rule
-        const double mean = rows > 0 ? static_cast<double>(nnz) / rows : 0;
-        const bool alike = longest <= 2 * mean + 8;
-        write_plan(workspace, at, alike ? make_plan(rp, 0, bin_of(static_cast<int>(mean + 0.5), 4), list)
-                                        : make_plan(rp, 1, 4, list), count, list);
-        return;
-    }
-    // Timed: each candidate twice after a first run, on a scratch x and y; the fastest kept.
-    float* x = reinterpret_cast<float*>(ws + at.x);
-    float* y = reinterpret_cast<float*>(ws + at.y);
-    cudaMemset(x, 0, static_cast<size_t>(cols) * sizeof(float));
-    cudaEvent_t begin, end;
-    cudaEventCreate(&begin);
-    cudaEventCreate(&end);
-    float best_ms = 1e30f;
-    int best_binned = 0, best_arg = 0;
-    for (int binned = 0; binned <= 1; ++binned)
-        for (int arg : binned ? std::vector<int>{2, 4, 8} : std::vector<int>{0, 1, 2, 3, 4, 5}) {
+    if (rows > 0 && nnz > kTuneNnz) {
+        // Timed: each candidate twice after a first run, on a scratch x and y; the fastest kept. The rule's first,
+        // and no more after kTuneBudget seconds (a GPU times them all in a fraction of that; CPU emulation would
+        // not, and its times mean nothing).
+        float* x = reinterpret_cast<float*>(ws + at.x);
+        float* y = reinterpret_cast<float*>(ws + at.y);
+        cudaMemset(x, 0, static_cast<size_t>(cols) * sizeof(float));
+        cudaEvent_t begin, end;
+        cudaEventCreate(&begin);
+        cudaEventCreate(&end);
+        std::vector<std::pair<int, int>> candidates = {{best_binned, best_arg}};
+        for (int arg = 0; arg < kBins; ++arg) candidates.push_back({0, arg});
+        for (int f : {2, 4, 8}) candidates.push_back({1, f});
+        candidates.erase(std::remove(candidates.begin() + 1, candidates.end(), candidates.front()), candidates.end());
+        const auto started = std::chrono::steady_clock::now();
+        float best_ms = 1e30f;
+        for (const auto& [binned, arg] : candidates) {
+            if (std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() > kTuneBudget) break;
             write_plan(workspace, at, make_plan(rp, binned, arg, list), count, list);
             run(rows, nnz, row_ptr, col_idx, values, workspace, at, x, y);
             float ms = 1e30f;
@@ -237,8 +245,9 @@ extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int
             }
             if (ms < best_ms) best_ms = ms, best_binned = binned, best_arg = arg;
         }
-    cudaEventDestroy(begin);
-    cudaEventDestroy(end);
+        cudaEventDestroy(begin);
+        cudaEventDestroy(end);
+    }
     write_plan(workspace, at, make_plan(rp, best_binned, best_arg, list), count, list);
 }
 
