@@ -57,6 +57,18 @@ TEST_CASE("speed of light: percentages and the physical floor") {
   CHECK(physical_floor_s(0, 0, p) == 0);
 }
 
+TEST_CASE("the physical floor judges the judge's whole interval, not the time with the round trip subtracted") {
+  // softmax-gpu's n1M on the H200: 12 MB at 3 x 4255 GB/s is 0.94 us. Its fast reference's call took 190 us on the
+  // judge's clock, the cold pings' 10th percentile 200 us: scored 0 s, and it was FAIL.
+  const Peaks h200{.copy_gbps = 4255, .fma_gflops = 60647, .measured = {}};
+  const double floor = physical_floor_s(1.2e7, 0, h200);
+  CHECK(floor == Approx(0.94e-6).epsilon(0.01));
+  CHECK_FALSE(faster_than_hardware(190e-6, floor));
+  // An answer made outside the call: back before the hardware could have read the inputs.
+  CHECK(faster_than_hardware(0.5e-6, floor));
+  CHECK_FALSE(faster_than_hardware(0, 0));  // no peaks measured: no floor
+}
+
 TEST_CASE("score: a cached scale counts only for the machine and the reference solutions it timed") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("hpcjudge-scale-" + std::to_string(getpid()));

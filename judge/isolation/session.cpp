@@ -586,7 +586,8 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   q.device_memory_limit = opt.device_memory_limit;
   const Exchange x = exchange(q, opt.timeout_s, opt.setup ? "setup()" : "solve()", o);
   if (!x.reply) return o;
-  o.seconds = std::max(0.0, seconds_between(x.sent, x.end) - round_trip(opt.flush).subtracted_s);
+  o.interval_s = seconds_between(x.sent, x.end);
+  o.seconds = std::max(0.0, o.interval_s - round_trip(opt.flush).subtracted_s);
   o.reported_seconds = x.reply->seconds;
   o.ret = x.reply->ret;
   o.device_peak_bytes = x.reply->device_peak_bytes;

@@ -34,6 +34,7 @@ namespace hpcjudge {
 struct CallOutcome {
   enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory } status = Ok;
   double seconds = 0;           // the call on the judge's clock, the round trip subtracted
+  double interval_s = 0;        // the judge's whole interval for the call: sent to reply, nothing subtracted
   double reported_seconds = 0;  // what the runner said it took: only cross-checked
   int64_t ret = 0;              // solve()'s return value, for problems whose solve returns one
   std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
