@@ -55,15 +55,17 @@ size_t SharedArena::file_size() const {
   return static_cast<size_t>(st.st_size);
 }
 
-PrivateArena::~PrivateArena() {
+PrivateArena::~PrivateArena() { release(); }
+
+void PrivateArena::release() {
   if (base_) munmap(base_, size_);
+  base_ = nullptr;
+  size_ = 0;
 }
 
 void PrivateArena::reserve(size_t bytes) {
   if (bytes <= size_) return;
-  if (base_) munmap(base_, size_);
-  base_ = nullptr;
-  size_ = 0;
+  release();
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap arena image");
   base_ = static_cast<std::byte*>(p);

@@ -63,6 +63,8 @@ class PrivateArena {
   PrivateArena& operator=(const PrivateArena&) = delete;
   // At least `bytes`; a larger reserve moves the memory (its contents are not kept).
   void reserve(size_t bytes);
+  // Gives the memory back now (the arena is empty after it).
+  void release();
   std::byte* base() const { return base_; }
   size_t size() const { return size_; }
 

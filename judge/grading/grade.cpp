@@ -445,7 +445,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   if (!opt.folder.empty())
     if (const std::string why = not_a_regular_file(src, opt.folder); !why.empty()) throw FileRefused(why);
   const std::string source = read_regular_file(opt.folder.empty() ? fs::canonical(src) : src, kMaxSourceBytes);
-  Stopwatch whole;
+  Stopwatch whole, before_compile;
   Report r;
   r.problem = p.info().slug;
   r.file = src.string();
@@ -482,6 +482,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   r.emulated = emulate;
   if (emulate) r.machine.gpu["emulated"] = "CPU emulation of an H100/H200-class GPU (sm_90); no GPU was used";
   TempDir tmp;
+  const double probed = before_compile.lap();  // the file read, the machine and the GPU probed
   const fs::path lib = compiled_library(tmp.path);
   const CompileResult cr = compile_submission(p, paths, source, tmp.path,
                                               {.arch = arch, .vendor = opt.vendor, .sandbox = opt.sandbox,
@@ -505,7 +506,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     return r;
   }
   // Where the grade's wall time goes after compiling (timing.wall_s), phase by phase.
-  nlohmann::json wall = {{"compile", r.compile_seconds}};
+  nlohmann::json wall = {{"probe", probed}, {"compile", r.compile_seconds}};
   Stopwatch phase;
   {
     std::vector<std::string> wrapper = opt.runner_prefix;
@@ -578,6 +579,13 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         wall["performance"] = phase.lap();
         if (rivals) r.timing["side_by_side"] = rivals->notes();
         if (gpu) r.machine.gpu["sensors_after_bench"] = timed.sensors();
+        std::vector<Session*> ending = rivals ? rivals->sessions() : std::vector<Session*>{};
+        ending.push_back(&timed);
+        const Ended ended = finish_together(ending);
+        rivals.reset();
+        wall["runners_ended"] = phase.lap();  // the timed runner's and the rivals', their memory freed
+        wall["runners_exited"] = ended.exited_s;  // of which: the runners' exits
+        wall["memory_freed"] = ended.freed_s;     // and the judge's memory for them
       }
       if (fresh) {
         fresh->finish();
@@ -586,6 +594,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       }
     }
     s.finish();
+    s.release();
     for (const TestResult& t : r.tests)
       if (t.device_peak_bytes) r.device_peak_bytes = std::max(r.device_peak_bytes.value_or(0), *t.device_peak_bytes);
     for (const BenchResult& b : r.bench)
@@ -593,6 +602,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     r.output = s.output() + extra_output;
     r.output_bytes = s.output_bytes() + extra_output_bytes;
   }
+  wall["ended"] = phase.lap();  // the runners' exits and the judge's memory for them, past the timed cases'
   if (opt.score) {
     GradeOptions scored = opt;
     if (emulate) scored.bench = false;
@@ -601,6 +611,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       r.score.note = "CPU emulation: correctness points only; the performance score needs a GPU (emulated code is "
                      "not timed: its speed says nothing of the GPU's)";
   }
+  wall["score"] = phase.lap();
   wall["total"] = whole.lap();
   r.timing["wall_s"] = wall;
   return r;

@@ -77,6 +77,13 @@ Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, co
   }
 }
 
+std::vector<Session*> Rivals::sessions() const {
+  std::vector<Session*> all;
+  for (const auto& m : members_)
+    if (m->session) all.push_back(m->session.get());
+  return all;
+}
+
 Rivals::~Rivals() {
   for (auto& m : members_)
     if (m->session) m->session->finish();

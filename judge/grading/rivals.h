@@ -47,6 +47,8 @@ class Rivals {
   const std::string& failure(size_t k) const { return members_[k]->failure; }
   // What the report says of the rivals: who was timed beside, who was not and why.
   const std::vector<std::string>& notes() const { return notes_; }
+  // The rivals' sessions, to end together with the submission's (finish_together).
+  std::vector<Session*> sessions() const;
 
   // Lays the case out in every active rival's session (its own workspace_size(),
   // the per-case inputs copied from the submission's, its own setup() where the problem has one).

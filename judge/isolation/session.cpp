@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <thread>
 
 #include "harness/bytes.h"
 #include "harness/channel.h"
@@ -256,25 +257,59 @@ ExitStatus Session::reap() {
   return st;
 }
 
+void Session::ask_to_exit() {
+  if (finished_ || asked_to_exit_ || !alive_) return;
+  asked_to_exit_ = true;
+  family_->resume();
+  Request q;
+  q.op = Op::Exit;
+  q.seq = ++seq_;
+  try {
+    send_message(channel_, q);
+  } catch (const std::exception&) {
+  }
+}
+
 void Session::finish() {
   if (finished_) return;
-  finished_ = true;
+  const auto t0 = Clock::now();
+  bool exited = true;
   if (alive_) {
-    family_->resume();
-    Request q;
-    q.op = Op::Exit;
-    q.seq = ++seq_;
-    try {
-      send_message(channel_, q);
-    } catch (const std::exception&) {
-    }
-    child_->wait(-1, Clock::now() + std::chrono::seconds(2));
+    ask_to_exit();
+    exited = child_->wait(-1, Clock::now() + std::chrono::seconds(2)) == Child::Wake::Exited;
     alive_ = false;
   }
+  finished_ = true;
+  if (trace_)
+    std::fprintf(stderr, "hpcjudge trace: finished %s: %s after %.3f s\n", opt_.library.c_str(),
+                 exited ? "exited" : "killed", seconds_between(t0, Clock::now()));
   // Whatever it left behind (a setsid grandchild, a stopped helper) goes with it.
   family_->kill();
   child_->kill();
   exit_ = reap();
+}
+
+void Session::release() {
+  finish();
+  const auto t0 = Clock::now();
+  device_.reset();  // its pins are on the image and the read-back: first
+  const auto t1 = Clock::now();
+  image_.release();
+  readback_.release();
+  if (trace_)
+    std::fprintf(stderr, "hpcjudge trace: released %s: device buffers and pins %.3f s, images %.3f s\n",
+                 opt_.library.c_str(), seconds_between(t0, t1), seconds_between(t1, Clock::now()));
+}
+
+Ended finish_together(const std::vector<Session*>& sessions) {
+  const auto t0 = Clock::now();
+  for (Session* s : sessions) s->ask_to_exit();
+  for (Session* s : sessions) s->finish();
+  const auto t1 = Clock::now();
+  std::vector<std::thread> freeing;
+  for (Session* s : sessions) freeing.emplace_back([s] { s->release(); });
+  for (std::thread& t : freeing) t.join();
+  return {.exited_s = seconds_between(t0, t1), .freed_s = seconds_between(t1, Clock::now())};
 }
 
 void Session::ended(CallOutcome& o, const std::string& why, CallOutcome::Status status) {

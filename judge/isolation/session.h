@@ -69,6 +69,19 @@ struct RoundTrip {
   size_t samples = 0;
 };
 
+class Session;
+
+// Ends several sessions at once (the rivals' and the timed one's, after the last
+// case): with buffers of a GiB a runner takes a second or more to exit (its CUDA
+// context, its pinned and shared memory) and the judge as long to free its side,
+// so every runner is asked to exit first, then each is awaited, and the judge's
+// memory for them is freed on a thread each.
+struct Ended {
+  double exited_s = 0;  // the runners asked to exit until the last was gone
+  double freed_s = 0;   // the judge's memory for them freed
+};
+Ended finish_together(const std::vector<Session*>& sessions);
+
 class Session {
  public:
   Session(const Paths& paths, const Problem& problem, const SessionOptions& opt);
@@ -96,6 +109,11 @@ class Session {
   nlohmann::json sensors();
   // Asks the child to exit (kills it after 2 s, and every process it left) and collects the rest of its output.
   void finish();
+  // finish()'s first step alone: the child asked to exit, not awaited (finish_together()).
+  void ask_to_exit();
+  // After finish(): the judge's memory for the calls (image, read-back, device buffers and their pins) freed now
+  // rather than at destruction.
+  void release();
 
   const std::string& output() const { return child_->output(); }
   size_t output_bytes() const { return child_->output_bytes(); }
@@ -143,6 +161,7 @@ class Session {
   RoundTrip warm_trip_, cold_trip_;
   size_t mapped_ = 0;  // bytes of the runner's buffers mapped so far
   bool alive_ = false;
+  bool asked_to_exit_ = false;
   bool finished_ = false;
   bool trace_ = std::getenv("HPCJUDGE_TRACE") != nullptr;  // a line per call on stderr: where its interval goes
   bool spin_replies_ = false;  // a GPU problem on a device: timed replies awaited without sleeping
