@@ -68,6 +68,10 @@ void PrivateArena::reserve(size_t bytes) {
   release();
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap arena image");
+  // Not in a forked child (a runner about to exec, a helper that kills a user's processes): a GPU problem's
+  // images are pinned for the device's copies, and the kernel copies a pinned private page into the child
+  // at fork, byte for byte (so that DMA keeps seeing the parent's). With GiBs pinned, each fork took seconds.
+  madvise(p, bytes, MADV_DONTFORK);
   base_ = static_cast<std::byte*>(p);
   size_ = bytes;
 }

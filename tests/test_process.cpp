@@ -15,6 +15,7 @@
 #include <set>
 #include <thread>
 
+#include "harness/arena.h"
 #include "harness/protocol.h"
 
 #include "judge/isolation/process.h"
@@ -27,6 +28,25 @@ TEST_CASE("process: every runner of a judge gets a user id of its own") {
   CHECK(ids.size() == 64);
   CHECK(*ids.begin() >= 2'000'000'000u);
   CHECK(*ids.rbegin() < (1u << 31));
+}
+
+TEST_CASE("process: a forked child gets none of the judge's arena images") {
+  // A GPU problem's images are pinned, and the kernel copies pinned private pages into a child at fork: with
+  // GiBs pinned, each runner started and each user killed cost seconds. The child, about to exec, needs none.
+  PrivateArena image;
+  image.reserve(size_t{64} << 20);
+  std::memset(image.base(), 7, image.size());
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // msync on memory that is not mapped fails with ENOMEM.
+    const bool mapped = msync(image.base(), image.size(), MS_ASYNC) == 0 || errno != ENOMEM;
+    _exit(mapped ? 1 : 0);
+  }
+  int st = 0;
+  REQUIRE(waitpid(pid, &st, 0) == pid);
+  CHECK(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 0);
+  CHECK(static_cast<unsigned char>(image.base()[image.size() - 1]) == 7);  // still the judge's, untouched
 }
 
 TEST_CASE("process: killing one runner's user leaves the other runner running") {

@@ -555,6 +555,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       std::unique_ptr<Session> fresh;
       if (r.verdict == Verdict::AC && opt.bench && !emulate && opt.only_case.empty()) {
         s.finish();  // its memory and, on a GPU, its CUDA context go before the timed runner starts
+        s.release();  // and the judge's for it
         fresh = std::make_unique<Session>(paths, p, session_options);
         if (auto bad = failed_call(fresh->start(60))) set_verdict(r, bad->verdict, "performance cases", bad->message);
         else r.timing["round_trip_timed"] = trip(fresh->round_trip(true));

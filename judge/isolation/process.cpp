@@ -150,14 +150,18 @@ Child::Wake Child::wait(int fd, Clock::time_point deadline, Clock::duration spin
 namespace {
 
 // SIGKILL to every process of user `uid`, from a helper that becomes that user
-// (kill(-1) reaches exactly the processes of its own user).
+// (kill(-1) reaches exactly the processes of its own user). The helper shares
+// the judge's memory until it exits (vfork): a fork would copy the judge's page
+// tables, and its pinned pages whole. So it makes raw system calls only, which
+// change its own credentials alone (glibc's setresuid would change those of
+// every thread of the judge's), and the change from root drops its capabilities.
 void kill_user(unsigned uid) {
-  const pid_t helper = fork();
+  const pid_t helper = vfork();
   if (helper == 0) {
-    if (setresgid(uid, uid, uid) == 0 && setresuid(uid, uid, uid) == 0) {
+    if (syscall(SYS_setresgid, uid, uid, uid) == 0 && syscall(SYS_setresuid, uid, uid, uid) == 0) {
       // Twice: a fork bomb may fork between the scan and the signal.
-      ::kill(-1, SIGKILL);
-      ::kill(-1, SIGKILL);
+      syscall(SYS_kill, -1, SIGKILL);
+      syscall(SYS_kill, -1, SIGKILL);
     }
     _exit(0);
   }
