@@ -79,15 +79,28 @@ uint8_t pick(uint32_t bits, int prev, std::span<const uint8_t> alphabet) {
 
 void byte_runs(std::span<uint8_t> out, uint64_t seed, uint32_t stream, double mean,
                std::span<const uint8_t> alphabet) {
-  // A new run where the top 24 bits fall below 2^24 / mean.
+  // A new run where the top 24 bits fall below 2^24 / mean. Byte i depends on byte i - 1 alone (and the
+  // bits of i), so the bytes are made in stretches on every core, each from a guessed byte before it
+  // (none: its first byte starts a run), then each stretch in order is made again from the true byte
+  // before it, up to the first byte where the two agree: from there on they are the same. That is a few
+  // runs a stretch, and the bytes are those of one pass from the first byte.
   const auto threshold = static_cast<uint32_t>(16777216.0 / (mean < 1 ? 1 : mean));
-  Bits bits{seed, stream};
-  int prev = -1;
-  for (size_t i = 0; i < out.size(); ++i) {
-    const uint32_t b = bits(i);
-    if (prev < 0 || (b >> 8) < threshold) prev = pick(b, prev, alphabet);
-    out[i] = static_cast<uint8_t>(prev);
-  }
+  // Bytes [from, to) after byte `prev` (-1: none); with `agree`, stops at the first byte already so.
+  auto make = [&](size_t from, size_t to, int prev, bool agree) {
+    Bits bits{seed, stream};
+    for (size_t i = from; i < to; ++i) {
+      const uint32_t b = bits(i);
+      if (prev < 0 || (b >> 8) < threshold) prev = pick(b, prev, alphabet);
+      if (agree && out[i] == static_cast<uint8_t>(prev)) return;
+      out[i] = static_cast<uint8_t>(prev);
+    }
+  };
+  constexpr size_t kStretch = size_t{1} << 20;
+  const size_t n = out.size(), stretches = (n + kStretch - 1) / kStretch;
+  if (stretches <= 1) return make(0, n, -1, false);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < stretches; ++k) make(k * kStretch, std::min(n, (k + 1) * kStretch), -1, false);
+  for (size_t k = 1; k < stretches; ++k) make(k * kStretch, std::min(n, (k + 1) * kStretch), out[k * kStretch - 1], true);
 }
 
 void random_bytes(std::span<uint8_t> out, uint64_t seed, uint32_t stream) {

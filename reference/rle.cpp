@@ -1,18 +1,68 @@
 #include "rle.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 namespace hpcjudge::reference {
 
-Runs rle_encode(std::span<const uint8_t> raw) {
-  Runs r;
-  for (size_t i = 0; i < raw.size();) {
+namespace {
+
+// The runs of raw[from, to), appended to r.
+void encode(std::span<const uint8_t> raw, size_t from, size_t to, Runs& r) {
+  for (size_t i = from; i < to;) {
     size_t j = i + 1;
-    while (j < raw.size() && raw[j] == raw[i]) ++j;
+    while (j < to && raw[j] == raw[i]) ++j;
     r.bytes.push_back(raw[i]);
     r.lengths.push_back(static_cast<uint32_t>(j - i));
     i = j;
+  }
+}
+
+}  // namespace
+
+Runs rle_encode(std::span<const uint8_t> raw) {
+  // In stretches on every core, each cut where a run starts (a byte unlike the one before), so that no run
+  // spans two stretches and the stretches' runs, in order, are the whole's: counted first, then written
+  // where each stretch's first run goes.
+  constexpr size_t kStretch = size_t{1} << 20;
+  const size_t n = raw.size(), parts = (n + kStretch - 1) / kStretch;
+  Runs r;
+  if (parts <= 1) {
+    encode(raw, 0, n, r);
+    return r;
+  }
+  // cut[k]: the first run start at or after stretch k's first byte: in stretch k, else cut[k + 1].
+  std::vector<size_t> cut(parts + 1, n);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 1; k < parts; ++k) {
+    size_t at = k * kStretch;
+    const size_t end = std::min(n, at + kStretch);
+    while (at < end && raw[at] == raw[at - 1]) ++at;
+    cut[k] = at < end ? at : n;
+  }
+  for (size_t k = parts - 1; k >= 1; --k) cut[k] = std::min(cut[k], cut[k + 1]);
+  cut[0] = 0;
+  std::vector<size_t> first(parts + 1, 0);  // the index of stretch k's first run
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < parts; ++k) {
+    size_t runs = cut[k] < cut[k + 1] ? 1 : 0;
+    for (size_t i = cut[k] + 1; i < cut[k + 1]; ++i) runs += raw[i] != raw[i - 1];
+    first[k + 1] = runs;
+  }
+  for (size_t k = 0; k < parts; ++k) first[k + 1] += first[k];
+  r.bytes.resize(first[parts]);
+  r.lengths.resize(first[parts]);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < parts; ++k) {
+    size_t run = first[k];
+    for (size_t i = cut[k]; i < cut[k + 1];) {
+      size_t j = i + 1;
+      while (j < cut[k + 1] && raw[j] == raw[i]) ++j;
+      r.bytes[run] = raw[i];
+      r.lengths[run++] = static_cast<uint32_t>(j - i);
+      i = j;
+    }
   }
   return r;
 }

@@ -43,6 +43,30 @@ TEST_CASE("generators give the pinned bytes") {
   CHECK(checksum(w) == 0xed4bf428e66bc83eull);
 }
 
+TEST_CASE("byte runs give the pinned bytes, made on every core as in one pass") {
+  // Pinned from the one-pass loop that came first: stretches of 2^20 bytes made in parallel, each made again
+  // from the true byte before it up to where the two agree, must give the same bytes at every size, mean
+  // (1: a new run at every byte; 100000: stretches without a run start) and alphabet.
+  const uint8_t alphabet[] = {0x00, 0xFF, 0x7F, 0x80};
+  struct Pin {
+    size_t n;
+    double mean;
+    bool small_alphabet;
+    uint32_t stream;
+    uint64_t sum;
+  };
+  for (const Pin& p : {Pin{1, 3, false, 1, 0xaf63ba4c8601b2c6ull}, Pin{1000, 1.5, false, 2, 0x9f7ac8c767ec6eb0ull},
+                       Pin{1048579, 1.5, false, 3, 0x8d6b510e283dd809ull}, Pin{4194311, 64, false, 4, 0x5603356d97a94fcfull},
+                       Pin{2097153, 3, true, 5, 0xddb8b031bc1eaa8eull}, Pin{2097152, 100000, false, 6, 0xd5452850d1e9d517ull},
+                       Pin{3145728, 1, false, 7, 0xfe88de38cfddff6eull}}) {
+    std::vector<uint8_t> v(p.n);
+    gen::byte_runs(v, 42, p.stream, p.mean,
+                   p.small_alphabet ? std::span<const uint8_t>(alphabet) : std::span<const uint8_t>());
+    INFO("n " << p.n << ", mean " << p.mean);
+    CHECK(gen::fnv1a(std::as_bytes(std::span(v))) == p.sum);
+  }
+}
+
 TEST_CASE("generators are deterministic and depend on seed and stream") {
   std::vector<float> a(4096), b(4096), c(4096), d(4096);
   gen::uniform(a, 1, 0, -5, 5);

@@ -5,6 +5,7 @@
 
 #include "harness/generators.h"
 #include "reference/matmul.h"
+#include "reference/rle.h"
 #include "reference/softmax.h"
 
 using namespace hpcjudge;
@@ -52,5 +53,36 @@ TEST_CASE("matmul reference matches the triple loop with A MxN and B NxK") {
         for (int p = 0; p < s.n; ++p) want += double(a[i * s.n + p]) * b[p * s.k + j];
         CHECK(std::abs(c[i * s.k + j] - want) < 1e-12);
       }
+  }
+}
+
+TEST_CASE("run-length reference: made in stretches on every core, the runs of one pass") {
+  // The plain loop: a run is a maximal stretch of equal bytes.
+  const auto one_pass = [](const std::vector<uint8_t>& raw) {
+    reference::Runs r;
+    for (size_t i = 0; i < raw.size(); ++i)
+      if (i == 0 || raw[i] != raw[i - 1]) r.bytes.push_back(raw[i]), r.lengths.push_back(1);
+      else ++r.lengths.back();
+    return r;
+  };
+  const size_t stretch = size_t{1} << 20;
+  std::vector<std::vector<uint8_t>> inputs;
+  for (double mean : {1.0, 3.0, 5000.0}) {
+    std::vector<uint8_t> v(3 * stretch + 12345);
+    gen::byte_runs(v, 7, 1, mean);
+    inputs.push_back(v);
+  }
+  inputs.emplace_back(4 * stretch + 1, uint8_t{0x41});  // one run over every stretch
+  std::vector<uint8_t> cuts(5 * stretch, uint8_t{1});   // runs that start or end at a stretch's edge, or span two
+  for (size_t i = stretch; i < 2 * stretch; ++i) cuts[i] = 2;
+  for (size_t i = 3 * stretch - 1; i < 4 * stretch + 1; ++i) cuts[i] = 3;
+  cuts.back() = 4;
+  inputs.push_back(cuts);
+  inputs.emplace_back();
+  for (const auto& raw : inputs) {
+    INFO("size " << raw.size());
+    const reference::Runs got = reference::rle_encode(raw), want = one_pass(raw);
+    CHECK(got.bytes == want.bytes);
+    CHECK(got.lengths == want.lengths);
   }
 }
