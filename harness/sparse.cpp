@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <utility>
 
@@ -252,7 +250,6 @@ void csr_rmat(std::span<int32_t> row_ptr, std::span<int32_t> col_idx, int scale,
       // Distinct pairs grow more slowly than draws: scale by the shortfall, and some more.
       const double ratio = static_cast<double>(target) / static_cast<double>(std::max<int64_t>(distinct, 1));
       drawn = std::max(drawn + 64, static_cast<int64_t>(static_cast<double>(drawn) * std::min(ratio * 1.1, 4.0)));
-      if (std::getenv("HPCJUDGE_DEBUG_RMAT")) std::fprintf(stderr, "rmat: %lld distinct of %lld\n", (long long)distinct, (long long)target);
       continue;
     }
     // The target-th smallest first index: keep the distinct pairs that appeared up to it.
