@@ -77,20 +77,19 @@ uint8_t pick(uint32_t bits, int prev, std::span<const uint8_t> alphabet) {
 
 }  // namespace
 
-void byte_runs(std::span<uint8_t> out, uint64_t seed, uint32_t stream, double mean,
-               std::span<const uint8_t> alphabet) {
-  // A new run where the top 24 bits fall below 2^24 / mean. Byte i depends on byte i - 1 alone (and the
-  // bits of i), so the bytes are made in stretches on every core, each from a guessed byte before it
-  // (none: its first byte starts a run), then each stretch in order is made again from the true byte
-  // before it, up to the first byte where the two agree: from there on they are the same. That is a few
-  // runs a stretch, and the bytes are those of one pass from the first byte.
-  const auto threshold = static_cast<uint32_t>(16777216.0 / (mean < 1 ? 1 : mean));
+namespace {
+
+// Bytes where byte i is step(bits of i, byte i - 1) (-1 before the first): on every core, the same bytes as
+// one pass. Stretches of 2^20 bytes are made in parallel, each from no byte before it, then each stretch in
+// order is made again from the true byte before it, up to the first byte where the two agree: from there on
+// they are the same. With a few runs a stretch that is a few bytes; a stretch with no new run is made twice.
+template <class Step>
+void chain_bytes(std::span<uint8_t> out, uint64_t seed, uint32_t stream, Step step) {
   // Bytes [from, to) after byte `prev` (-1: none); with `agree`, stops at the first byte already so.
   auto make = [&](size_t from, size_t to, int prev, bool agree) {
     Bits bits{seed, stream};
     for (size_t i = from; i < to; ++i) {
-      const uint32_t b = bits(i);
-      if (prev < 0 || (b >> 8) < threshold) prev = pick(b, prev, alphabet);
+      prev = step(bits(i), prev);
       if (agree && out[i] == static_cast<uint8_t>(prev)) return;
       out[i] = static_cast<uint8_t>(prev);
     }
@@ -101,6 +100,17 @@ void byte_runs(std::span<uint8_t> out, uint64_t seed, uint32_t stream, double me
 #pragma omp parallel for schedule(static)
   for (size_t k = 0; k < stretches; ++k) make(k * kStretch, std::min(n, (k + 1) * kStretch), -1, false);
   for (size_t k = 1; k < stretches; ++k) make(k * kStretch, std::min(n, (k + 1) * kStretch), out[k * kStretch - 1], true);
+}
+
+}  // namespace
+
+void byte_runs(std::span<uint8_t> out, uint64_t seed, uint32_t stream, double mean,
+               std::span<const uint8_t> alphabet) {
+  // A new run where the top 24 bits fall below 2^24 / mean.
+  const auto threshold = static_cast<uint32_t>(16777216.0 / (mean < 1 ? 1 : mean));
+  chain_bytes(out, seed, stream, [&](uint32_t b, int prev) {
+    return prev < 0 || (b >> 8) < threshold ? static_cast<int>(pick(b, prev, alphabet)) : prev;
+  });
 }
 
 void random_bytes(std::span<uint8_t> out, uint64_t seed, uint32_t stream) {
@@ -131,9 +141,7 @@ void run_lengths(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uin
 }
 
 void run_bytes(std::span<uint8_t> bytes, uint64_t seed, uint32_t stream, std::span<const uint8_t> alphabet) {
-  Bits bits{seed, stream};
-  int prev = -1;
-  for (size_t i = 0; i < bytes.size(); ++i) prev = bytes[i] = pick(bits(i), prev, alphabet);
+  chain_bytes(bytes, seed, stream, [&](uint32_t b, int prev) { return static_cast<int>(pick(b, prev, alphabet)); });
 }
 
 void bitmap(std::span<uint8_t> out, int64_t width, uint64_t seed, uint32_t stream) {

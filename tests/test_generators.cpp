@@ -67,6 +67,27 @@ TEST_CASE("byte runs give the pinned bytes, made on every core as in one pass") 
   }
 }
 
+TEST_CASE("run bytes give the pinned bytes, made on every core as in one pass") {
+  // rle-decompress's run bytes, each unlike the one before: pinned from the one-pass loop that came first.
+  const uint8_t alphabet[] = {0x00, 0xFF, 0x7F};
+  struct Pin {
+    size_t n;
+    bool small_alphabet;
+    uint32_t stream;
+    uint64_t sum;
+  };
+  for (const Pin& p : {Pin{1, false, 1, 0xaf63ba4c8601b2c6ull}, Pin{1000, false, 2, 0x5001dcbeb0f885b8ull},
+                       Pin{1048579, false, 3, 0x2a99719d28cd5a74ull}, Pin{4194311, false, 4, 0xd2765ca1b0770acfull},
+                       Pin{2097153, true, 5, 0x9cbf4404bd033d31ull}, Pin{2097152, false, 6, 0x6a6c5594dfe80045ull}}) {
+    std::vector<uint8_t> v(p.n);
+    gen::run_bytes(v, 42, p.stream, p.small_alphabet ? std::span<const uint8_t>(alphabet) : std::span<const uint8_t>());
+    INFO("n " << p.n);
+    CHECK(gen::fnv1a(std::as_bytes(std::span(v))) == p.sum);
+    for (size_t i = 1; i < v.size(); ++i)
+      if (v[i] == v[i - 1]) FAIL("run bytes " << i - 1 << " and " << i << " are equal");
+  }
+}
+
 TEST_CASE("generators are deterministic and depend on seed and stream") {
   std::vector<float> a(4096), b(4096), c(4096), d(4096);
   gen::uniform(a, 1, 0, -5, 5);
