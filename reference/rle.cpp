@@ -8,13 +8,13 @@ namespace hpcjudge::reference {
 
 namespace {
 
-// The runs of raw[from, to), appended to r.
-void encode(std::span<const uint8_t> raw, size_t from, size_t to, Runs& r) {
+// Calls emit(byte, length) for each run of raw[from, to), in order.
+template <class Emit>
+void each_run(std::span<const uint8_t> raw, size_t from, size_t to, Emit emit) {
   for (size_t i = from; i < to;) {
     size_t j = i + 1;
     while (j < to && raw[j] == raw[i]) ++j;
-    r.bytes.push_back(raw[i]);
-    r.lengths.push_back(static_cast<uint32_t>(j - i));
+    emit(raw[i], static_cast<uint32_t>(j - i));
     i = j;
   }
 }
@@ -29,7 +29,10 @@ Runs rle_encode(std::span<const uint8_t> raw) {
   const size_t n = raw.size(), parts = (n + kStretch - 1) / kStretch;
   Runs r;
   if (parts <= 1) {
-    encode(raw, 0, n, r);
+    each_run(raw, 0, n, [&](uint8_t byte, uint32_t length) {
+      r.bytes.push_back(byte);
+      r.lengths.push_back(length);
+    });
     return r;
   }
   // cut[k]: the first run start at or after stretch k's first byte: in stretch k, else cut[k + 1].
@@ -56,13 +59,10 @@ Runs rle_encode(std::span<const uint8_t> raw) {
 #pragma omp parallel for schedule(static)
   for (size_t k = 0; k < parts; ++k) {
     size_t run = first[k];
-    for (size_t i = cut[k]; i < cut[k + 1];) {
-      size_t j = i + 1;
-      while (j < cut[k + 1] && raw[j] == raw[i]) ++j;
-      r.bytes[run] = raw[i];
-      r.lengths[run++] = static_cast<uint32_t>(j - i);
-      i = j;
-    }
+    each_run(raw, cut[k], cut[k + 1], [&](uint8_t byte, uint32_t length) {
+      r.bytes[run] = byte;
+      r.lengths[run++] = length;
+    });
   }
   return r;
 }

@@ -554,8 +554,9 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       // thresholds and pages from the functional tests' sizes, differs between the two sides of a ratio.
       std::unique_ptr<Session> fresh;
       if (r.verdict == Verdict::AC && opt.bench && !emulate && opt.only_case.empty()) {
-        s.finish();  // its memory and, on a GPU, its CUDA context go before the timed runner starts
-        s.release();  // and the judge's for it
+        // Its runner ends (its memory and, on a GPU, its CUDA context) and the judge's memory for it is freed
+        // before the timed runner starts.
+        s.release();
         fresh = std::make_unique<Session>(paths, p, session_options);
         if (auto bad = failed_call(fresh->start(60))) set_verdict(r, bad->verdict, "performance cases", bad->message);
         else r.timing["round_trip_timed"] = trip(fresh->round_trip(true));
@@ -594,8 +595,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         extra_output_bytes = fresh->output_bytes();
       }
     }
-    s.finish();
-    s.release();
+    s.release();  // finished first
     for (const TestResult& t : r.tests)
       if (t.device_peak_bytes) r.device_peak_bytes = std::max(r.device_peak_bytes.value_or(0), *t.device_peak_bytes);
     for (const BenchResult& b : r.bench)
