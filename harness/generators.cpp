@@ -9,19 +9,31 @@
 namespace hpcjudge::gen {
 
 namespace {
+
 // 24-bit uniform in [0, 1): exact in double.
 inline double unit(uint32_t bits) { return static_cast<double>(bits >> 8) * (1.0 / 16777216.0); }
+
+// Calls f(i, bits) for every i < n with 32 random bits of its own: one Philox call serves four
+// positions, in parallel for large n.
+template <class F>
+void for_each_bits(int64_t n, uint64_t seed, uint32_t stream, F f) {
+  const int64_t quads = (n + 3) / 4;
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+  for (int64_t q = 0; q < quads; ++q) {
+    const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(q));
+    for (int64_t k = 0; k < 4 && 4 * q + k < n; ++k) f(4 * q + k, r.v[k]);
+  }
+}
+
+// An integer uniform in [0, range) from 32 random bits (range <= 2^32).
+inline uint64_t below(uint32_t bits, uint64_t range) { return (static_cast<uint64_t>(bits) * range) >> 32; }
+
 }  // namespace
 
 void uniform(std::span<float> out, uint64_t seed, uint32_t stream, double lo, double hi) {
   const double width = hi - lo;
-  const int64_t n = static_cast<int64_t>(out.size());
-#pragma omp parallel for schedule(static) if (n > (1 << 16))
-  for (int64_t i = 0; i < n; ++i) {
-    const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(i));
-    const double v = lo + width * unit(r.v[0]);
-    out[i] = static_cast<float>(v);
-  }
+  for_each_bits(static_cast<int64_t>(out.size()), seed, stream,
+                [&](int64_t i, uint32_t b) { out[i] = static_cast<float>(lo + width * unit(b)); });
 }
 
 void normal(std::span<float> out, uint64_t seed, uint32_t stream, double mean, double stddev) {
@@ -170,25 +182,6 @@ void bitmap(std::span<uint8_t> out, int64_t width, uint64_t seed, uint32_t strea
     }
   }
 }
-
-namespace {
-
-// Calls f(i, bits) for every i < n with 32 random bits of its own: one Philox call serves four
-// positions, in parallel for large n.
-template <class F>
-void for_each_bits(int64_t n, uint64_t seed, uint32_t stream, F f) {
-  const int64_t quads = (n + 3) / 4;
-#pragma omp parallel for schedule(static) if (n > (1 << 16))
-  for (int64_t q = 0; q < quads; ++q) {
-    const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(q));
-    for (int64_t k = 0; k < 4 && 4 * q + k < n; ++k) f(4 * q + k, r.v[k]);
-  }
-}
-
-// An integer uniform in [0, range) from 32 random bits (range <= 2^32).
-inline uint64_t below(uint32_t bits, uint64_t range) { return (static_cast<uint64_t>(bits) * range) >> 32; }
-
-}  // namespace
 
 void integers(std::span<int32_t> out, uint64_t seed, uint32_t stream, int32_t lo, int32_t hi) {
   const uint64_t range = static_cast<uint64_t>(static_cast<int64_t>(hi) - lo + 1);

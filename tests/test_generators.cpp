@@ -32,15 +32,15 @@ TEST_CASE("Philox4x32-10 matches the Random123 known-answer vector") {
 TEST_CASE("generators give the pinned bytes") {
   std::vector<float> v(1000);
   gen::uniform(v, 42, 7, -1, 1);
-  CHECK(checksum(v) == 0xde05efb61d2267d2ull);
+  CHECK(checksum(v) == 0x93ed1564865f029cull);
   gen::normal(v, 42, 7, 0, 1);
   CHECK(checksum(v) == 0xebf03eab66d34cb3ull);
   gen::uniform_with_spikes(v, 42, 7, -1, 1, 3, 50.0f);
-  CHECK(checksum(v) == 0xde8fdb0dc1c92d40ull);
+  CHECK(checksum(v) == 0xc0ab81c55d531d5dull);
   // Large enough that the parallel path runs.
   std::vector<float> w(1 << 20);
   gen::uniform(w, 123456789, 3, 80, 100);
-  CHECK(checksum(w) == 0xed4bf428e66bc83eull);
+  CHECK(checksum(w) == 0x2901d4e6cf498c40ull);
 }
 
 TEST_CASE("byte runs give the pinned bytes, made on every core as in one pass") {
