@@ -31,6 +31,7 @@ struct ArenaLayout {
   std::vector<int> order;      // buffer indices by increasing offset
   size_t total = 0;
   static ArenaLayout plan(const std::vector<BufferSpec>& buffers);
+  bool operator==(const ArenaLayout&) const = default;
 };
 
 class SharedArena {

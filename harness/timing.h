@@ -13,6 +13,24 @@
 
 namespace hpcjudge {
 
+// Wall time on the monotonic clock, in laps: the one stopwatch of the judge's own phases (never a score's clock,
+// which is the session's exchange).
+class Stopwatch {
+ public:
+  double lap() {  // seconds since the last lap (or the start)
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return s;
+  }
+  double elapsed() const {  // seconds since the last lap (or the start), without starting a new one
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 struct TimingPolicy {
   int warmup_runs = 1;           // measured, then discarded
   int min_runs = 3;              // before the stopping rule may stop the loop
@@ -27,6 +45,20 @@ struct TimingPolicy {
 // (each case's budget may stretch to kSideBySideHardBudget times for them).
 inline constexpr int kSideBySideMinRuns = 10;
 inline constexpr double kSideBySideHardBudget = 4;
+
+// A GPU grade's timing loops share this much wall time (issue 16: a whole grade in
+// under 10 s): each case's budget is at most what is left divided among the cases
+// still to time (never under kMinCaseBudgetS), so a case that converges early leaves
+// its time to the next. Its own budget (TimingPolicy::budget_s) stays the cap.
+inline constexpr double kGpuTimingBudgetS = 5.0;
+inline constexpr double kMinCaseBudgetS = 0.5;
+
+// The budget of the next case to time, of `left` (this one included), after `spent` s of the grade's loops.
+inline double shared_case_budget(double own_budget_s, double spent_s, int left) {
+  const double share = (kGpuTimingBudgetS - spent_s) / (left > 0 ? left : 1);
+  return share < kMinCaseBudgetS ? (own_budget_s < kMinCaseBudgetS ? own_budget_s : kMinCaseBudgetS)
+                                 : (share < own_budget_s ? share : own_budget_s);
+}
 
 // A distribution-free interval of a median: the order statistics around the
 // middle rank that hold the true median with about 95% confidence (binomial

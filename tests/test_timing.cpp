@@ -120,3 +120,15 @@ TEST_CASE("a hard budget stops the loop below its minimum of runs, never below 3
   while (plenty.want_more()) plenty.add(1.0 + n++);
   CHECK(plenty.samples().size() == 10);
 }
+
+TEST_CASE("a GPU grade's cases share the timing budget, what one leaves going to the next") {
+  // Three cases of a 3 s budget each: the first gets a third of the grade's budget.
+  CHECK(shared_case_budget(3.0, 0.0, 3) == Catch::Approx(kGpuTimingBudgetS / 3));
+  // It converged in 0.2 s: the other two share the rest.
+  CHECK(shared_case_budget(3.0, 0.2, 2) == Catch::Approx((kGpuTimingBudgetS - 0.2) / 2));
+  // A case's own budget stays the cap.
+  CHECK(shared_case_budget(1.0, 0.0, 1) == Catch::Approx(1.0));
+  // Past the grade's budget, a case still gets the floor (or its own budget, if smaller).
+  CHECK(shared_case_budget(3.0, 2 * kGpuTimingBudgetS, 1) == Catch::Approx(kMinCaseBudgetS));
+  CHECK(shared_case_budget(0.2, 2 * kGpuTimingBudgetS, 1) == Catch::Approx(0.2));
+}

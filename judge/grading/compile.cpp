@@ -2,11 +2,11 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
+#include "harness/timing.h"
 #include "judge/files.h"
 #include "judge/grading/emulation.h"
 #include "judge/grading/libraries.h"
@@ -114,10 +114,6 @@ std::string read_deps(const fs::path& file, bool& found) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 std::string limits_note(size_t memory) {
   return "(the compiler may use " + std::to_string(memory >> 20) + " MiB of memory, " +
          std::to_string(kCompilerCpuSeconds) + " s of CPU time and write files of " +
@@ -196,13 +192,13 @@ std::string first_outside(const std::vector<std::string>& deps, const fs::path& 
 CompileResult compile_submission(const Problem& p, const Paths& paths, const std::string& source,
                                  const fs::path& workdir, const CompileOptions& opt) {
   CompileResult r;
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   const fs::path src = workdir / ("solution." + p.info().source_ext), header = workdir / "solve.h";
   const fs::path deps = workdir / "deps.d", as_deps = workdir / "as.d";
   if (opt.emulate) {
     // What the emulator cannot run is CE before anything is compiled, never a wrong verdict.
     if (const std::string why = unsupported_for_emulation(p, source); !why.empty()) {
-      r.seconds = since(t0);
+      r.seconds = clock.elapsed();
       r.message = why;
       r.log = why + "\n";
       return r;
@@ -240,7 +236,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
       for (const auto& e : fs::directory_iterator(workdir, ec)) lchown(e.path().c_str(), 0, 0);
       chown(workdir.c_str(), 0, 0);
     }
-    r.seconds = since(t0);
+    r.seconds = clock.elapsed();
     r.message = message;
     r.log = log;
     return r;

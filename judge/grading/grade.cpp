@@ -13,6 +13,7 @@
 #include "judge/files.h"
 #include "judge/measure/gpu.h"
 #include "judge/measure/wake_latency.h"
+#include "harness/timing.h"
 #include "harness/verify.h"
 #include "judge/grading/reference_cache.h"
 #include "judge/isolation/sandbox.h"
@@ -30,20 +31,6 @@ namespace hpcjudge {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Seconds of wall time, for where a grade's time goes (the report's timing.wall_s and bench[].wall_s).
-class Stopwatch {
- public:
-  double lap() {  // since the last lap (or the start)
-    const auto now = std::chrono::steady_clock::now();
-    const double s = std::chrono::duration<double>(now - last_).count();
-    last_ = now;
-    return s;
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
 
 void set_verdict(Report& r, Verdict v, const std::string& where, const std::string& message) {
   if (worst(r.verdict, v) == r.verdict && r.verdict != Verdict::AC) return;
@@ -283,9 +270,12 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
 
 void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, PeaksInUse& pk, Session& s,
                Rivals* rivals, Report& r, Listener& listener) {
-  for (const Case& c : p.benchmarks()) {
-    if (c.min_cores > m.cores) continue;
-    if (!opt.only_case.empty() && c.name != opt.only_case) continue;
+  std::vector<Case> cases;
+  for (const Case& c : p.benchmarks())
+    if (c.min_cores <= m.cores && (opt.only_case.empty() || c.name == opt.only_case)) cases.push_back(c);
+  double looped_s = 0;  // the grade's timing loops so far (a GPU grade's share them: kGpuTimingBudgetS)
+  for (size_t ci = 0; ci < cases.size(); ++ci) {
+    const Case& c = cases[ci];
     listener.bench_start(c);
     Stopwatch total, phase;
     BenchResult b;
@@ -307,11 +297,14 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     b.name = c.name;
     b.sizes = c.size_string();
     TimingPolicy policy = p.info().timing;
+    if (p.info().kind == Kind::GPU)
+      policy.budget_s = shared_case_budget(policy.budget_s, looped_s, static_cast<int>(cases.size() - ci));
     if (nr > 0) {  // side by side: enough runs for the ratios too
       policy.min_runs = std::max(policy.min_runs, kSideBySideMinRuns);
       policy.hard_budget_s = kSideBySideHardBudget * policy.budget_s;
     }
     TimingLoop loop(policy, nr);
+    const Stopwatch looping;
     for (size_t k = 0; k < nr; ++k)
       if (!rivals->active(k)) loop.drop_rival(k);
     std::vector<std::vector<double>> rival_times(nr);  // each rival's timed runs
@@ -319,11 +312,19 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     double floor_s = 0;  // the physical floor of a timed call (judge/measure/calibration.h)
     std::vector<double> reported;  // the runner's own figures, for the cross-check
     const double limit = p.info().bench_time_limit_s;
+    // HPCJUDGE_TRACE: a line per run, in ms, of where the run's wall time goes (the judge's, never the score's).
+    static const bool trace = std::getenv("HPCJUDGE_TRACE") != nullptr;
+    struct {
+      double generate = 0, reference = 0, prepare = 0, rivals = 0, call = 0, check = 0;
+    } steps;
     for (int run = 0; loop.want_more(); ++run) {
       const uint32_t set = 2 + static_cast<uint32_t>(run);
+      Stopwatch step;
       p.generate(c, opt.seed, set, l.buffers());
+      steps.generate = step.lap();
       Expected expected;
       if (!spot) expected = p.reference(c, l.buffers());
+      steps.reference = step.lap();
       if (run == 0) {
         model = spot ? p.model(c) : p.model_of(c, expected);
         b.bytes = model.bytes;
@@ -333,28 +334,50 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       }
       const Against against{spot ? nullptr : &expected, (uint64_t{entropy()} << 32) ^ entropy()};
       b.wall.inputs += phase.lap();
+      step.lap();
+      steps.prepare = steps.rivals = steps.call = 0;
       prepare(l, s.image());
       // The rivals on the same inputs, before the submission's call on odd runs and
       // after it on even ones, so neither side always follows the other.
       std::vector<double> beside(nr, 0.0);
       auto call_rivals = [&] {
         for (size_t k = 0; k < nr; ++k) {
-          if (!rivals->active(k)) continue;
-          const auto t = rivals->call(k, p, c, l, run == 0 ? &against : nullptr, limit);
+          if (!rivals->active(k)) {  // withdrawn (in its load or an earlier call): its ratios no longer wait
+            loop.drop_rival(k);
+            continue;
+          }
+          const auto t = rivals->call(k, p, c, run == 0 ? &against : nullptr, limit);
           if (t) beside[k] = *t;
           else loop.drop_rival(k);
         }
       };
-      if (run % 2 == 1) call_rivals();
-      const CallOutcome o =
-          s.call(l.sig, l.layout, {.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});
-      if (run % 2 == 0 && o.status == CallOutcome::Ok) call_rivals();
+      const CallOptions timed{.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit};
+      // Every runner's buffers loaded before any call of the run: the rivals' from the submission's, on a GPU
+      // on the device (one upload), while no call has touched them yet.
+      CallOutcome o = s.load(l.sig, l.layout, timed);
+      if (o.status == CallOutcome::Ok) {
+        if (nr > 0) rivals->load(c, l, s, run == 0, limit);
+        steps.prepare = step.lap();
+        if (run % 2 == 1) call_rivals();
+        steps.rivals += step.lap();
+        CallOptions now = timed;
+        now.loaded = true;
+        o = s.call(l.sig, l.layout, now);
+        steps.call = step.lap();
+        if (run % 2 == 0 && o.status == CallOutcome::Ok) call_rivals();
+        steps.rivals += step.lap();
+      }
       if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
       b.wall.calls += phase.lap();
       Checked ck = judge_call(p, c, l, against, o, s.image(), s.result());
       if (ck.verdict == Verdict::AC)
         if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
       b.wall.checks += phase.lap();
+      steps.check = step.lap();
+      if (trace)
+        std::fprintf(stderr, "trace run %s %d generate %.1f reference %.1f load %.1f rivals %.1f call %.1f check %.1f\n",
+                     c.name.c_str(), run, 1e3 * steps.generate, 1e3 * steps.reference, 1e3 * steps.prepare,
+                     1e3 * steps.rivals, 1e3 * steps.call, 1e3 * steps.check);
       if (ck.verdict == Verdict::AC && faster_than_hardware(o.interval_s, floor_s) && pk.remeasure())
         floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
       if (ck.verdict == Verdict::AC && faster_than_hardware(o.interval_s, floor_s)) {
@@ -384,6 +407,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       for (size_t k = 0; k < nr; ++k) all = all && (!rivals->active(k) || beside[k] > 0);
       loop.add(o.seconds, all ? beside : std::vector<double>{});
     }
+    looped_s += looping.elapsed();
     b.stats = loop.stats();
     for (size_t k = 0; k < nr; ++k) {
       if (!rivals->active(k) || loop.log_ratios(k).empty()) continue;

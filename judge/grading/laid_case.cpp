@@ -87,7 +87,7 @@ std::optional<Checked> call_setup(const Problem& p, LaidCase& l, Session& s) {
 }  // namespace
 
 LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed, const LaidCase* same_inputs) {
-  LaidCase l{p.signature(c), {}, {}, 0, std::nullopt};
+  LaidCase l{.sig = p.signature(c)};
   l.failure = size_workspace(p, l.sig, s);
   if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
   l.layout = ArenaLayout::plan(l.sig.buffers);
@@ -107,9 +107,12 @@ void copy_inputs(const LaidCase& from, const LaidCase& to, bool per_case) {
 }
 
 void prepare(LaidCase& l, std::byte* image) {
-  for (const auto& v : l.views)
-    if (v.spec->role == Role::Out) fill_sentinel(v);
-  fill_guards(image, l.layout);
+  if (!l.sentinels_laid) {
+    for (const auto& v : l.views)
+      if (v.spec->role == Role::Out) fill_sentinel(v);
+    fill_guards(image, l.layout);
+    l.sentinels_laid = true;
+  }
   for (const GeneratedScalar& g : l.sig.generated) l.sig.args[g.arg].scalar = l.views[g.buffer].as<const int32_t>()[0];
 }
 

@@ -35,6 +35,9 @@ struct LaidCase {
   std::vector<BufferView> views;   // into the session's image
   size_t device_memory_limit = 0;  // GPU problems: what solve() may allocate itself
   std::optional<Checked> failure;  // workspace_size() failed or asked for too much
+  // prepare() laid the sentinels and guards in the image: nothing writes there after (the runner's
+  // memory and the read-back are other copies), so the next input sets of the case keep them.
+  bool sentinels_laid = false;
   Buffers buffers() const { return Buffers(views); }
   // The same buffers in another copy of the arena (the one read back after a call).
   Buffers buffers_at(const std::byte* base) const;
@@ -57,7 +60,8 @@ LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed, con
 void copy_inputs(const LaidCase& from, const LaidCase& to, bool per_case);
 
 // Outputs to their sentinel and every byte between buffers to the guard byte, in
-// the image; the generated scalars (Signature::generated) take their values from it.
+// the image (once per laid-out case: LaidCase::sentinels_laid); the generated scalars
+// (Signature::generated) take their values from it, at every call.
 void prepare(LaidCase& l, std::byte* image);
 
 // What a call's outputs are checked against: the reference's answer, or (for a

@@ -104,15 +104,41 @@ void Rivals::lay_out(const Problem& p, const Case& c, const LaidCase& submission
   }
 }
 
-std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, const LaidCase& sub,
-                                   const Against* check, double limit) {
+void Rivals::load(const Case& c, const LaidCase& sub, const Session& loaded, bool checked, double limit) {
+  for (auto& mp : members_) {
+    Member& m = *mp;
+    m.loaded = false;
+    if (!m.failure.empty() || !m.laid) continue;
+    LaidCase& l = *m.laid;
+    const CallOptions opt{.timeout_s = limit};
+    CallOutcome o;
+    bool on_device = l.layout == sub.layout && m.session->load_from(loaded, l.sig, l.layout, opt, o);
+    if (checked || !on_device) {  // the rival's image: what its call is checked against, or loaded from
+      copy_inputs(sub, l, false);  // this call's; the per-case ones lay_out() copied
+      prepare(l, m.session->image());
+    } else {
+      for (const GeneratedScalar& g : l.sig.generated) l.sig.args[g.arg].scalar = sub.sig.args[g.arg].scalar;
+    }
+    if (!on_device) o = m.session->load(l.sig, l.layout, opt);
+    if (auto bad = failed_call(o)) {
+      withdraw(m, std::string(verdict_name(bad->verdict)) + " on case " + c.name + ": " + bad->message);
+      continue;
+    }
+    m.loaded = true;
+  }
+}
+
+std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, const Against* check, double limit) {
   Member& m = *members_[k];
-  if (!m.failure.empty() || !m.laid) return std::nullopt;
+  if (!m.failure.empty() || !m.laid || !m.loaded) return std::nullopt;
+  m.loaded = false;
   LaidCase& l = *m.laid;
-  copy_inputs(sub, l, false);  // this call's; the per-case ones lay_out() copied
-  prepare(l, m.session->image());
-  const CallOutcome o =
-      m.session->call(l.sig, l.layout, {.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});
+  const CallOutcome o = m.session->call(l.sig, l.layout,
+                                        {.flush = true,
+                                         .timeout_s = limit,
+                                         .device_memory_limit = l.device_memory_limit,
+                                         .loaded = true,
+                                         .read_back = check != nullptr});
   if (auto bad = failed_call(o)) {
     withdraw(m, std::string(verdict_name(bad->verdict)) + " on case " + c.name + ": " + bad->message);
     return std::nullopt;

@@ -53,11 +53,16 @@ class Rivals {
   // Lays the case out in every active rival's session (its own workspace_size(),
   // the per-case inputs copied from the submission's, its own setup() where the problem has one).
   void lay_out(const Problem& p, const Case& c, const LaidCase& submission);
-  // One timed call of rival k on the inputs now in the submission's laid-out case
-  // `sub`; the output checked when `check` holds a reference.
+  // Puts the inputs now in the submission's laid-out case `sub` into every active rival's buffers, while
+  // `loaded` (the submission's session) holds them loaded and not yet called on: on a GPU with the same
+  // layout, copied on the device from the submission's buffers (one upload serves every runner), else
+  // through the rival's own image. `checked`: the rivals' calls of this run are checked, so their images
+  // get the inputs too.
+  void load(const Case& c, const LaidCase& sub, const Session& loaded, bool checked, double limit);
+  // One timed call of rival k on the inputs load() put in place; the output checked when `check` holds
+  // a reference (then load() must have been told `checked`).
   // Returns the call's seconds, or nothing when the rival failed (withdrawn).
-  std::optional<double> call(size_t k, const Problem& p, const Case& c, const LaidCase& sub,
-                             const Against* check, double limit);
+  std::optional<double> call(size_t k, const Problem& p, const Case& c, const Against* check, double limit);
 
  private:
   struct Member {
@@ -65,6 +70,7 @@ class Rivals {
     TempDir dir;
     std::unique_ptr<Session> session;
     std::optional<LaidCase> laid;
+    bool loaded = false;  // load() put this run's inputs in its buffers
     std::string failure;
   };
   void withdraw(Member& m, const std::string& why);

@@ -73,9 +73,19 @@ class CudaJudgeDevice : public JudgeDevice {
       check(cudaMemcpyAsync(buffers_.data() + from, host + from, to - from, cudaMemcpyHostToDevice, stream_),
             "copying the inputs to the device");
     });
-    for (const auto& [off, n] : scratch)
-      if (fill_scratch) check(cudaMemsetAsync(buffers_.data() + off, garbage_byte(), n, stream_), "filling the workspace");
+    fill(scratch, fill_scratch);
     check(cudaStreamSynchronize(stream_), "uploading the inputs");
+  }
+  void copy_from(const JudgeDevice& other, size_t bytes, const Spans& scratch, bool fill_scratch) override {
+    const auto& from = dynamic_cast<const CudaJudgeDevice&>(other);
+    if (bytes > from.size() || bytes > size()) throw std::runtime_error("copying buffers of another size on the device");
+    around(bytes, scratch, [&](size_t lo, size_t hi) {
+      check(cudaMemcpyAsync(buffers_.data() + lo, from.buffers_.data() + lo, hi - lo, cudaMemcpyDeviceToDevice,
+                            stream_),
+            "copying the inputs on the device");
+    });
+    fill(scratch, fill_scratch);
+    check(cudaStreamSynchronize(stream_), "copying the inputs on the device");
   }
   void flush_caches() override {
     // What a submission set aside in L2 (an access policy window) must not survive into the timed call.
@@ -99,6 +109,11 @@ class CudaJudgeDevice : public JudgeDevice {
   }
 
  private:
+  void fill(const Spans& scratch, bool fill_scratch) {
+    for (const auto& [off, n] : scratch)
+      if (fill_scratch) check(cudaMemsetAsync(buffers_.data() + off, garbage_byte(), n, stream_), "filling the workspace");
+  }
+
   int device_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t fence_ = nullptr;

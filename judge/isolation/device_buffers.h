@@ -28,6 +28,8 @@ class JudgeDevice {
   // Copies [0, bytes) of `host` to the device except the scratch spans, which get
   // garbage (fill_scratch) or are left as they are (a workspace setup() wrote).
   virtual void upload(const std::byte* host, size_t bytes, const Spans& scratch, bool fill_scratch = true) = 0;
+  // upload() from another JudgeDevice's buffers (of the same process) instead, device to device.
+  virtual void copy_from(const JudgeDevice& other, size_t bytes, const Spans& scratch, bool fill_scratch = true) = 0;
   // Persisting-L2 reset and the L2 flush, then the device is idle.
   virtual void flush_caches() = 0;
   // Work of the judge's own, enqueued and waited for: a call's device work still

@@ -14,6 +14,7 @@
 #include "harness/bytes.h"
 #include "harness/channel.h"
 #include "harness/spans.h"
+#include "harness/timing.h"
 #include "judge/measure/gpu.h"
 #include "judge/measure/wake_latency.h"
 
@@ -563,36 +564,19 @@ void Session::reserve(size_t bytes) {
 
 const std::byte* Session::result() const { return device_ ? readback_.base() : arena_.base(); }
 
-CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt) {
+CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt) {
   CallOutcome o;
-  const std::vector<protocol::CallArg> args = call_args(sig, layout);
   const JudgeDevice::Spans scratch = scratch_spans(sig, layout);
-  // The runner's memory for this layout, mapped while it is stopped.
-  if (layout.total > mapped_) {
-    Request map;
-    map.bytes = layout.total;
-    int fd = -1;
-    if (device_) {
-      map.op = Op::MapDevice;
-      fd = device_->reserve(layout.total);
-      map.bytes = device_->size();
-    } else {
-      map.op = Op::MapArena;
-    }
-    const Exchange x = exchange(map, opt.timeout_s, "mapping the buffers", o, fd);
-    if (fd >= 0) close(fd);
-    if (!x.reply || !x.reply->ok) return o;
-    mapped_ = map.bytes;
-  }
+  if (!map_for(layout, opt.timeout_s, o)) return o;
   // The inputs, the sentinels and the guards: into the runner's memory now, never earlier.
   const bool keep_workspace = sig.has_setup() && !opt.setup;  // it holds what setup() wrote
+  Stopwatch copy;
   if (device_) {
     // Pinned over the whole layout: a copy that ran past the end of a pinned range (one pinned for a smaller
     // case, or only up to the workspace) would be refused with cudaErrorInvalidValue.
     device_->pin(image_.base(), layout.total);
     device_->pin(readback_.base(), layout.total);
     device_->upload(image_.base(), layout.total, scratch, !keep_workspace);
-    if (opt.flush) flush_caches();
   } else {
     // Into the runner's memory: every byte but the workspaces', which are never copied (the guard zones
     // around them are).
@@ -606,14 +590,59 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     if (!host_arena()) {
       Request up;
       up.op = Op::Upload;
-      up.args = args;
+      up.args = call_args(sig, layout);
       up.bytes = layout.total;
       up.keep_workspace = keep_workspace;
       if (!simple(up, opt.timeout_s, "copying the inputs to the device", o)) return o;
-    } else if (opt.flush) {
-      flush_caches();
     }
   }
+  load_s_ = copy.lap();
+  return o;
+}
+
+bool Session::load_from(const Session& from, const Signature& sig, const ArenaLayout& layout,
+                        const CallOptions& opt, CallOutcome& o) {
+  if (!device_ || !from.device_ || from.device_->size() < layout.total) return false;
+  if (!map_for(layout, opt.timeout_s, o)) return true;
+  Stopwatch copy;
+  device_->pin(readback_.base(), layout.total);
+  device_->copy_from(*from.device_, layout.total, scratch_spans(sig, layout), !(sig.has_setup() && !opt.setup));
+  load_s_ = copy.lap();
+  return true;
+}
+
+bool Session::map_for(const ArenaLayout& layout, double timeout_s, CallOutcome& o) {
+  // The runner's memory for this layout, mapped while it is stopped.
+  if (layout.total <= mapped_) return true;
+  Request map;
+  map.bytes = layout.total;
+  int fd = -1;
+  if (device_) {
+    map.op = Op::MapDevice;
+    fd = device_->reserve(layout.total);
+    map.bytes = device_->size();
+  } else {
+    map.op = Op::MapArena;
+  }
+  const Exchange x = exchange(map, timeout_s, "mapping the buffers", o, fd);
+  if (fd >= 0) close(fd);
+  if (!x.reply || !x.reply->ok) return false;
+  mapped_ = map.bytes;
+  return true;
+}
+
+CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt) {
+  if (!opt.loaded) {
+    CallOutcome loaded = load(sig, layout, opt);
+    if (loaded.status != CallOutcome::Ok) return loaded;
+  }
+  CallOutcome o;
+  const std::vector<protocol::CallArg> args = call_args(sig, layout);
+  const JudgeDevice::Spans scratch = scratch_spans(sig, layout);
+  Stopwatch copy;
+  // The runner's own buffers (mode runner) are flushed by the runner as it uploads.
+  if (opt.flush && (device_ || host_arena())) flush_caches();
+  const double flush_s = copy.lap();
   Request q;
   q.op = opt.setup ? Op::CallSetup : Op::Call;
   if (opt.setup) q.pick = sig.setup_args;
@@ -630,8 +659,12 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   if (o.status != CallOutcome::Ok) return o;
   // The buffers as they are now, read by the judge.
   if (device_) {
-    device_->download(readback_.base(), layout.total, scratch);
-  } else if (!host_arena()) {
+    copy.lap();
+    if (opt.read_back) device_->download(readback_.base(), layout.total, scratch);
+    if (trace_)  // where a call's copies go, in µs (docs/design.md, "Where a call's interval goes")
+      std::fprintf(stderr, "trace copies runner %d bytes %zu load %.1f flush %.1f read-back %.1f\n",
+                   static_cast<int>(child_->pid()), layout.total, 1e6 * load_s_, 1e6 * flush_s, 1e6 * copy.lap());
+  } else if (!host_arena() && opt.read_back) {
     Request down;
     down.op = Op::Download;
     down.args = args;

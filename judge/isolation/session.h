@@ -57,6 +57,8 @@ struct CallOptions {
   bool setup = false;              // call setup() instead of solve(), untimed (Signature::setup)
   double timeout_s = 5;            // the call's wall-clock limit
   size_t device_memory_limit = 0;  // GPU: what solve() may hold allocated itself (0: none)
+  bool loaded = false;             // load() or load_from() put this call's buffers in place already
+  bool read_back = true;           // the buffers read back after the call (a rival's unchecked call needs none)
 };
 
 // The channel's round trip on one runner, measured before its submission was loaded.
@@ -94,10 +96,20 @@ class Session {
   void reserve(size_t bytes);
   // The judge's own image of the next call's buffers (inputs, sentinels, guards).
   std::byte* image() const { return image_.base(); }
-  // Calls solve(): the image goes into the runner's memory, the call is timed, the buffers read back.
-  // In a signature with a setup(), the workspace is filled with garbage only for
+  // Calls solve(): the image goes into the runner's memory (load(), unless opt.loaded), the caches are
+  // flushed (opt.flush), the call is timed, the buffers read back (unless !opt.read_back; result() is then
+  // the previous call's). In a signature with a setup(), the workspace is filled with garbage only for
   // the setup() call (opt.setup) and kept for the calls of solve() after it.
   CallOutcome call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
+  // call()'s first step alone: the runner's memory mapped for the layout, the image copied into it (for a
+  // GPU problem, onto the judge's device buffers). While the runner is stopped, so it sees them only in its call.
+  CallOutcome load(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
+  // load() from another session's device buffers instead of this one's image, on the device: `from` holds
+  // the same layout, loaded for this run and not yet called on (a rival's inputs are the submission's).
+  // False where either session's buffers are not the judge's on a device (then load() it is); true with
+  // `o` failed where the runner could not map them.
+  bool load_from(const Session& from, const Signature& sig, const ArenaLayout& layout, const CallOptions& opt,
+                 CallOutcome& o);
   // The last call's buffers as the judge read them back: what to check.
   const std::byte* result() const;
   // After the judge has checked a call: the submission's output flushed, a thread still working reported.
@@ -139,6 +151,7 @@ class Session {
   Exchange exchange(protocol::Request q, double timeout_s, const char* during, CallOutcome& o, int pass_fd = -1);
   bool simple(protocol::Request q, double timeout_s, const char* during, CallOutcome& o);
   void setup_buffers(double timeout_s, CallOutcome& o);
+  bool map_for(const ArenaLayout& layout, double timeout_s, CallOutcome& o);
   RoundTrip measure_round_trip(bool flush, double timeout_s, CallOutcome& o);
   void flush_caches();
   bool host_arena() const { return mode_ == "host" || mode_ == "emulate"; }
@@ -159,6 +172,7 @@ class Session {
   uint64_t seq_ = 0;
   RoundTrip warm_trip_, cold_trip_;
   size_t mapped_ = 0;  // bytes of the runner's buffers mapped so far
+  double load_s_ = 0;  // the last load's copies, for HPCJUDGE_TRACE
   bool alive_ = false;
   bool asked_to_exit_ = false;
   bool finished_ = false;
