@@ -4,10 +4,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 #include "judge/measure/calibration.h"
 #include "judge/grading/score.h"
+#include "judge/reports/human.h"
 
 using namespace hpcjudge;
 using Catch::Approx;
@@ -152,4 +154,67 @@ TEST_CASE("score from the cached scale alone: the interval comes from the case's
   CHECK(e->value == Approx(1.0));
   CHECK(e->lo == Approx(1.0 - std::log(2.0) / std::log(32.0)));
   CHECK(e->hi == Approx(std::min(kMaxFraction, 1.0 + std::log(2.0) / std::log(32.0))));
+}
+
+TEST_CASE("score: a baseline within kMinScaleSpan of the fast reference is scored from that span instead") {
+  CHECK(kMinScaleSpan == 2.0);
+  // vector-add on the H200, side by side: the baseline 1.02x the fast reference's time. A span of ln 1.02 would
+  // turn a run's few per cent of noise into the whole scale; the slow end is 2x the fast reference's time instead.
+  BenchResult a = timed("a", 1.0);
+  a.paired = {beside("fast", 1.0, 0.9, 1.1), beside("baseline", 1.0 / 1.02, 0.8, 1.2)};
+  auto e = performance_estimate({a}, Scale{});
+  REQUIRE(e);
+  CHECK(e->value == Approx(1.0));  // as fast as the fast reference: all the points
+  REQUIRE(e->floored == std::vector<std::string>{"a"});
+  // Only the ratio to the fast reference counts, its interval too (not the baseline's in quadrature).
+  CHECK(e->lo == Approx(1.0 - 0.5 * std::log(1.1 / 0.9) / std::log(2.0)));
+  // Half-way on that span: sqrt(2) x the fast reference's time; 2x it is 0.
+  a.paired = {beside("fast", std::sqrt(2.0), std::sqrt(2.0), std::sqrt(2.0)), beside("baseline", 1.4, 1.4, 1.4)};
+  CHECK(performance_estimate({a}, Scale{})->value == Approx(0.5));
+  a.paired = {beside("fast", 2.0, 2.0, 2.0), beside("baseline", 2.0, 2.0, 2.0)};
+  CHECK(performance_estimate({a}, Scale{})->value == Approx(0.0));
+  // A baseline faster than the fast reference (reduction's n16M: 0.98x) is the same: scored from 2x.
+  a.paired = {beside("fast", 1.0, 1.0, 1.0), beside("baseline", 1.02, 1.02, 1.02)};
+  CHECK(performance_estimate({a}, Scale{})->value == Approx(1.0));
+  // From a cached scale alone, the same rule; a case with a wide span beside it keeps its own.
+  const Scale narrow{{{"a", 1.1, 1.0}, {"b", 4.0, 1.0}}, ""};
+  BenchResult b = timed("b", 2.0);
+  a = timed("a", 1.0);
+  e = performance_estimate({a, b}, narrow);
+  REQUIRE(e);
+  CHECK(e->floored == std::vector<std::string>{"a"});
+  CHECK(e->value == Approx((std::log(2.0) + std::log(2.0)) / (std::log(2.0) + std::log(4.0))));
+  // A span of exactly 2x or more is the baseline's own.
+  CHECK(performance_estimate({timed("a", 1.0)}, Scale{{{"a", 2.0, 1.0}}, ""})->floored.empty());
+}
+
+TEST_CASE("the human scale line names the slow end a floored case was scored from, whole") {
+  // A case on the narrowest span, as the judge prints it: the phrase once came out cut at 64 bytes.
+  Report r;
+  r.compiled = true;
+  BenchResult a = timed("n32M", 1e-3);
+  a.paired = {beside("fast", 1.0, 0.9, 1.1)};
+  a.baseline_s = 1.02e-3;
+  a.fast_s = 1e-3;
+  a.baseline_from = a.fast_from = "side by side";
+  a.scale_floor_s = kMinScaleSpan * 1e-3;
+  r.bench = {a};
+  const Problem* p = Registry::find("vector-add");
+  REQUIRE(p);
+  char path[] = "/tmp/hpcjudge-human-XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  std::fflush(stdout);
+  const int saved = dup(1);
+  dup2(fd, 1);
+  HumanPrinter(*p, Style{}).finished(r);
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  close(fd);
+  std::ifstream in(path);
+  const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(path);
+  CHECK(out.find("scored from 2.000 ms (2x the fast reference's time: the baseline is within that of it)") !=
+        std::string::npos);
 }

@@ -127,27 +127,41 @@ Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, con
 std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& bench, const Scale& scale) {
   double num = 0, den = 0, var = 0;
   int used = 0;
+  std::vector<std::string> floored;
+  const double min_span = std::log(kMinScaleSpan);
   for (const auto& b : bench) {
     auto it = std::find_if(scale.cases.begin(), scale.cases.end(), [&](const CaseScale& c) { return c.name == b.name; });
     const CaseScale* cached = it == scale.cases.end() || it->fast_s <= 0 || it->baseline_s <= 0 ? nullptr : &*it;
     const BenchResult::Paired* fast = b.paired_with("fast");
     const BenchResult::Paired* base = b.paired_with("baseline");
     if (b.stats.median <= 0) continue;
-    double n = 0, d = 0, h = 0;  // ln(t_base / t), ln(t_base / t_fast), the half-width of n (log units)
+    // ln(t_base / t), ln(t_base / t_fast), the half-width of the first (log units); ln(t / t_fast) and its half-width.
+    double n = 0, d = 0, h = 0, to_fast = 0, h_fast = 0;
     if (fast && base) {
       n = -base->median_log;
       d = fast->median_log - base->median_log;
       h = std::hypot(base->ci.half_width(), fast->ci.half_width());
+      to_fast = fast->median_log;
+      h_fast = fast->ci.half_width();
     } else if (fast && cached) {
       d = std::log(cached->baseline_s / cached->fast_s);
       n = d - fast->median_log;
-      h = fast->ci.half_width();
+      h = h_fast = fast->ci.half_width();
+      to_fast = fast->median_log;
     } else if (cached) {
       n = std::log(cached->baseline_s / b.stats.median);
       d = std::log(cached->baseline_s / cached->fast_s);
       if (b.stats.median_ci.lo > 0) h = 0.5 * std::log(b.stats.median_ci.hi / b.stats.median_ci.lo);
+      to_fast = d - n;
+      h_fast = h;
     } else {
       continue;
+    }
+    if (d < min_span) {  // too narrow a span to score on: from kMinScaleSpan x the fast reference's time
+      d = min_span;
+      n = min_span - to_fast;
+      h = h_fast;
+      floored.push_back(b.name);
     }
     num += n;
     den += d;
@@ -155,14 +169,9 @@ std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& ben
     ++used;
   }
   if (used == 0) return std::nullopt;
-  // A fast reference no faster than the baseline here: full marks for matching it.
-  if (den <= 0) {
-    const double f = num >= den ? 1.0 : 0.0;
-    return Fraction{f, f, f};
-  }
   const double h = std::sqrt(var);
   auto clamped = [](double x) { return std::clamp(x, 0.0, kMaxFraction); };
-  return Fraction{clamped(num / den), clamped((num - h) / den), clamped((num + h) / den)};
+  return Fraction{clamped(num / den), clamped((num - h) / den), clamped((num + h) / den), floored};
 }
 
 std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale) {
@@ -233,6 +242,9 @@ void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt,
     r.score.note = "no performance case was timed";
     return;
   }
+  for (auto& b : r.bench)
+    if (b.fast_s && std::find(estimate->floored.begin(), estimate->floored.end(), b.name) != estimate->floored.end())
+      b.scale_floor_s = kMinScaleSpan * *b.fast_s;
   r.score.fraction = estimate->value;
   r.score.performance = pts.performance * estimate->value;
   r.score.performance_lo = pts.performance * estimate->lo;

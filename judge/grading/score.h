@@ -8,7 +8,10 @@
 // over the performance cases c (medians): the geometric mean of the speed-ups
 // on a log scale, so a score means the same on any machine. Beating the fast
 // reference earns a bonus, bounded: s stops at kMaxFraction (1.2), so at most
-// a fifth of the performance points come on top.
+// a fifth of the performance points come on top. A case whose baseline is
+// within kMinScaleSpan of the fast reference is scored from a slow end
+// kMinScaleSpan times the fast reference's time instead (its span would
+// otherwise be narrower than the noise of one run).
 #pragma once
 #include <optional>
 #include <string>
@@ -24,6 +27,13 @@ inline constexpr double kMaxFraction = 1.2;
 
 // A score whose interval is wider than this many points either side says the machine was noisy.
 inline constexpr double kNoisyPoints = 2.0;
+
+// The narrowest span a case is scored on: where the baseline is less than this many times the fast reference's
+// time, the scale's slow end is this many times the fast reference's time, and only the ratio to the fast reference
+// counts. Measured on the H200 side by side, vector-add's naive baseline took 1.00x and 0.98-1.05x the fast
+// reference's time (both at the copy bandwidth with the call's overhead), reduction's 0.98x at n16M: on such a span
+// the fast reference itself, judged as a submission, scored 40.0 (0 of 60) and 112.0 in two grades of one session.
+inline constexpr double kMinScaleSpan = 2.0;
 
 struct CaseScale {
   std::string name;
@@ -83,6 +93,7 @@ Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, con
 // units, added in quadrature), over the denominator; all three clamped to [0, kMaxFraction].
 struct Fraction {
   double value = 0, lo = 0, hi = 0;
+  std::vector<std::string> floored;  // the cases scored from kMinScaleSpan x the fast reference's time
 };
 std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& bench, const Scale& scale);
 // performance_estimate's value alone.

@@ -141,6 +141,9 @@ void HumanPrinter::finished(const Report& r) {
         if (const auto* f = b.paired_with("fast"))
           line += fmt(" and %.3fx the fast reference's time", std::exp(f->median_log)) + " [" +
                   fmt("%.3f", std::exp(f->ci.lo)) + ", " + fmt("%.3f", std::exp(f->ci.hi)) + "]";
+        if (b.scale_floor_s)
+          line += ", scored from " + format_seconds(*b.scale_floor_s) + " (" + fmt("%g", kMinScaleSpan) +
+                  "x the fast reference's time: the baseline is within that of it)";
         beside = beside || b.paired_with("fast");
         sep = "; ";
       }

@@ -73,6 +73,7 @@ nlohmann::json Report::to_json() const {
                           {"baseline_from", b.baseline_from},
                           {"fast_median_s", opt(b.fast_s)},
                           {"fast_from", b.fast_from},
+                          {"scale_floor_s", opt(b.scale_floor_s)},
                           {"side_by_side", paired},
                           {"wall_s",
                            {{"lay_out", b.wall.lay_out},

@@ -62,6 +62,9 @@ struct BenchResult {
   // or the cached medians), and where each came from.
   std::optional<double> baseline_s, fast_s;
   std::string baseline_from, fast_from;  // "side by side" or "cached"
+  // Where the baseline is within kMinScaleSpan of the fast reference: the slow end the case was scored from
+  // instead (kMinScaleSpan x fast_s).
+  std::optional<double> scale_floor_s;
   // Where the case's wall time went, in seconds (the judge's own cost, for making grades quicker): laying the case
   // out (its per-case inputs, the rivals' too), each run's fresh inputs and the reference's answers, the calls
   // (copies in, the submission's and the rivals' calls, copies out), and checking the outputs.
