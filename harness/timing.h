@@ -49,7 +49,8 @@ inline constexpr double kSideBySideHardBudget = 4;
 // A GPU grade's timing loops share this much wall time (issue 16: a whole grade in
 // under 10 s): each case's budget is at most what is left divided among the cases
 // still to time (never under kMinCaseBudgetS), so a case that converges early leaves
-// its time to the next. Its own budget (TimingPolicy::budget_s) stays the cap.
+// its time to the next. Its own budget (TimingPolicy::budget_s) stays the cap, and
+// the side-by-side stretch for kSideBySideMinRuns is taken from its own budget.
 inline constexpr double kGpuTimingBudgetS = 5.0;
 inline constexpr double kMinCaseBudgetS = 0.5;
 

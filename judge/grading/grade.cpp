@@ -297,11 +297,12 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     b.name = c.name;
     b.sizes = c.size_string();
     TimingPolicy policy = p.info().timing;
+    const double own_budget_s = policy.budget_s;
     if (p.info().kind == Kind::GPU)
       policy.budget_s = shared_case_budget(policy.budget_s, looped_s, static_cast<int>(cases.size() - ci));
-    if (nr > 0) {  // side by side: enough runs for the ratios too
+    if (nr > 0) {  // side by side: enough runs for the ratios too, within a stretch of the case's own budget
       policy.min_runs = std::max(policy.min_runs, kSideBySideMinRuns);
-      policy.hard_budget_s = kSideBySideHardBudget * policy.budget_s;
+      policy.hard_budget_s = kSideBySideHardBudget * own_budget_s;
     }
     TimingLoop loop(policy, nr);
     const Stopwatch looping;
