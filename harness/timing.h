@@ -7,6 +7,7 @@
 //   while (loop.want_more()) loop.add(run_once());
 //   Stats s = loop.stats();
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <vector>
@@ -56,9 +57,8 @@ inline constexpr double kMinCaseBudgetS = 0.5;
 
 // The budget of the next case to time, of `left` (this one included), after `spent` s of the grade's loops.
 inline double shared_case_budget(double own_budget_s, double spent_s, int left) {
-  const double share = (kGpuTimingBudgetS - spent_s) / (left > 0 ? left : 1);
-  return share < kMinCaseBudgetS ? (own_budget_s < kMinCaseBudgetS ? own_budget_s : kMinCaseBudgetS)
-                                 : (share < own_budget_s ? share : own_budget_s);
+  const double share = (kGpuTimingBudgetS - spent_s) / std::max(left, 1);
+  return std::min(own_budget_s, std::max(share, kMinCaseBudgetS));
 }
 
 // A distribution-free interval of a median: the order statistics around the

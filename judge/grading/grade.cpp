@@ -316,7 +316,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     // HPCJUDGE_TRACE: a line per run, in ms, of where the run's wall time goes (the judge's, never the score's).
     static const bool trace = std::getenv("HPCJUDGE_TRACE") != nullptr;
     struct {
-      double generate = 0, reference = 0, prepare = 0, rivals = 0, call = 0, check = 0;
+      double generate = 0, reference = 0, load = 0, rivals = 0, call = 0, check = 0;
     } steps;
     for (int run = 0; loop.want_more(); ++run) {
       const uint32_t set = 2 + static_cast<uint32_t>(run);
@@ -336,7 +336,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       const Against against{spot ? nullptr : &expected, (uint64_t{entropy()} << 32) ^ entropy()};
       b.wall.inputs += phase.lap();
       step.lap();
-      steps.prepare = steps.rivals = steps.call = 0;
+      steps.load = steps.rivals = steps.call = 0;
       prepare(l, s.image());
       // The rivals on the same inputs, before the submission's call on odd runs and
       // after it on even ones, so neither side always follows the other.
@@ -358,7 +358,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       CallOutcome o = s.load(l.sig, l.layout, timed);
       if (o.status == CallOutcome::Ok) {
         if (nr > 0) rivals->load(c, l, s, run == 0, limit);
-        steps.prepare = step.lap();
+        steps.load = step.lap();
         if (run % 2 == 1) call_rivals();
         steps.rivals += step.lap();
         CallOptions now = timed;
@@ -377,7 +377,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       steps.check = step.lap();
       if (trace)
         std::fprintf(stderr, "trace run %s %d generate %.1f reference %.1f load %.1f rivals %.1f call %.1f check %.1f\n",
-                     c.name.c_str(), run, 1e3 * steps.generate, 1e3 * steps.reference, 1e3 * steps.prepare,
+                     c.name.c_str(), run, 1e3 * steps.generate, 1e3 * steps.reference, 1e3 * steps.load,
                      1e3 * steps.rivals, 1e3 * steps.call, 1e3 * steps.check);
       if (ck.verdict == Verdict::AC && faster_than_hardware(o.interval_s, floor_s) && pk.remeasure())
         floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());

@@ -171,6 +171,9 @@ std::vector<protocol::CallArg> call_args(const Signature& sig, const ArenaLayout
   return args;
 }
 
+// A call of solve() in a signature with a setup() keeps the workspace setup() wrote; every other call's is garbage.
+bool keeps_workspace(const Signature& sig, const CallOptions& opt) { return sig.has_setup() && !opt.setup; }
+
 // The workspaces' spans (never copied: garbage on the device), and where the
 // bytes to copy end: workspaces come last in the arena (harness/arena.h).
 JudgeDevice::Spans scratch_spans(const Signature& sig, const ArenaLayout& layout) {
@@ -569,7 +572,7 @@ CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const
   const JudgeDevice::Spans scratch = scratch_spans(sig, layout);
   if (!map_for(layout, opt.timeout_s, o)) return o;
   // The inputs, the sentinels and the guards: into the runner's memory now, never earlier.
-  const bool keep_workspace = sig.has_setup() && !opt.setup;  // it holds what setup() wrote
+  const bool keep_workspace = keeps_workspace(sig, opt);
   Stopwatch copy;
   if (device_) {
     // Pinned over the whole layout: a copy that ran past the end of a pinned range (one pinned for a smaller
@@ -606,7 +609,7 @@ bool Session::load_from(const Session& from, const Signature& sig, const ArenaLa
   if (!map_for(layout, opt.timeout_s, o)) return true;
   Stopwatch copy;
   device_->pin(readback_.base(), layout.total);
-  device_->copy_from(*from.device_, layout.total, scratch_spans(sig, layout), !(sig.has_setup() && !opt.setup));
+  device_->copy_from(*from.device_, layout.total, scratch_spans(sig, layout), !keeps_workspace(sig, opt));
   load_s_ = copy.lap();
   return true;
 }
