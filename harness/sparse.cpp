@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <stdexcept>
 #include <utility>
+
+#include <omp.h>
 
 #include "philox.h"
 
@@ -44,23 +47,73 @@ void prefix(std::span<int32_t> row_ptr) {
 }
 
 // Payloads grouped by row and sorted within each row: start has rows + 1 entries.
-// The scatter's order depends on the threads; the sort within rows makes the result not.
+// Two passes that stream rather than scatter at random (a scatter of 10^8 entries over 2^22 rows is a cache miss
+// and an atomic each): each thread's own stretch of entries counted by block of 2^shift rows (at most 4096
+// blocks) and placed block by block, then within each block (thousands of rows, its entries in the caches) each
+// entry placed at its row, and each row sorted. The placing order depends on the threads; the sort makes the
+// result not.
 template <class RowOf, class PayloadOf>
 void bucket(int64_t rows, int64_t count, RowOf row_of, PayloadOf payload_of, std::vector<int64_t>& start,
             std::vector<uint64_t>& out) {
   start.assign(static_cast<size_t>(rows) + 1, 0);
-#pragma omp parallel for schedule(static) if (count > (1 << 16))
-  for (int64_t k = 0; k < count; ++k) std::atomic_ref<int64_t>(start[static_cast<size_t>(row_of(k)) + 1]).fetch_add(1);
-  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
-  std::vector<int64_t> cursor(start.begin(), start.end() - 1);
   out.resize(static_cast<size_t>(count));
-#pragma omp parallel for schedule(static) if (count > (1 << 16))
-  for (int64_t k = 0; k < count; ++k) {
-    const int64_t at = std::atomic_ref<int64_t>(cursor[static_cast<size_t>(row_of(k))]).fetch_add(1);
-    out[static_cast<size_t>(at)] = payload_of(k);
+  if (rows == 0 || count == 0) return;
+  int shift = 0;
+  while (((rows - 1) >> shift) >= 4096) ++shift;
+  const int64_t blocks = ((rows - 1) >> shift) + 1;
+  const int threads = count > (1 << 16) ? omp_get_max_threads() : 1;
+  // Each thread's count of entries per block, then its cursor in the block (blocks in order, threads in order).
+  std::vector<int64_t> at(static_cast<size_t>(threads * blocks), 0);
+  std::vector<uint32_t> local(static_cast<size_t>(count));  // an entry's row within its block
+  const auto stretch = [&](int t) { return std::pair{count * t / threads, count * (t + 1) / threads}; };
+#pragma omp parallel num_threads(threads)
+  {
+    int64_t* mine = at.data() + omp_get_thread_num() * blocks;
+    const auto [lo, hi] = stretch(omp_get_thread_num());
+    for (int64_t k = lo; k < hi; ++k) ++mine[row_of(k) >> shift];
   }
-#pragma omp parallel for schedule(dynamic, 1024) if (rows > 1024)
-  for (int64_t r = 0; r < rows; ++r) std::sort(out.begin() + start[r], out.begin() + start[r + 1]);
+  std::vector<int64_t> block_start(static_cast<size_t>(blocks) + 1, 0);
+  int64_t sum = 0;
+  for (int64_t b = 0; b < blocks; ++b) {
+    block_start[b] = sum;
+    for (int t = 0; t < threads; ++t) {
+      const int64_t n = at[t * blocks + b];
+      at[t * blocks + b] = sum;
+      sum += n;
+    }
+  }
+  block_start[blocks] = sum;
+#pragma omp parallel num_threads(threads)
+  {
+    int64_t* mine = at.data() + omp_get_thread_num() * blocks;
+    const auto [lo, hi] = stretch(omp_get_thread_num());
+    const int64_t mask = (int64_t{1} << shift) - 1;
+    for (int64_t k = lo; k < hi; ++k) {
+      const int64_t r = row_of(k);
+      const int64_t j = mine[r >> shift]++;
+      out[j] = payload_of(k);
+      local[j] = static_cast<uint32_t>(r & mask);
+    }
+  }
+#pragma omp parallel for schedule(dynamic, 1) if (count > (1 << 16))
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t lo = block_start[b], hi = block_start[b + 1], first = b << shift;
+    const int64_t n = std::min(rows - first, int64_t{1} << shift);
+    thread_local std::vector<int64_t> ends;
+    thread_local std::vector<uint64_t> placed;
+    ends.assign(static_cast<size_t>(n) + 1, 0);  // ends[i + 1]: entries of rows up to i, in the block
+    for (int64_t j = lo; j < hi; ++j) ++ends[local[j] + 1];
+    for (int64_t i = 0; i < n; ++i) ends[i + 1] += ends[i];
+    placed.resize(static_cast<size_t>(hi - lo));
+    for (int64_t j = lo; j < hi; ++j) placed[ends[local[j]]++] = out[j];  // ends[i] moves to row i's end
+    std::copy(placed.begin(), placed.end(), out.begin() + lo);
+    int64_t row_lo = lo;
+    for (int64_t i = 0; i < n; ++i) {
+      start[first + i + 1] = lo + ends[i];
+      std::sort(out.begin() + row_lo, out.begin() + lo + ends[i]);
+      row_lo = lo + ends[i];
+    }
+  }
 }
 
 // A random bijection of [0, 2^scale), computed rather than looked up (a table of 2^21
@@ -99,16 +152,11 @@ std::pair<int64_t, int64_t> rmat_edge(int scale, uint64_t seed, uint32_t stream,
   for (int level = 0; level < scale; ++level) {
     if (level % 4 == 0) word = bits64(seed, stream, k * 8 + static_cast<uint64_t>(level / 4));
     const auto q = static_cast<uint32_t>((word >> (16 * (level % 4))) & 0xFFFFu);
-    const int64_t bit = int64_t{1} << level;
-    if (q < ta) {
-    } else if (q < tb) {
-      v |= bit;
-    } else if (q < tc) {
-      u |= bit;
-    } else {
-      u |= bit;
-      v |= bit;
-    }
+    // Quadrant a (q < ta): neither bit; b: v's; c: u's; d (q >= tc): both. Without branches: a random
+    // quadrant a level is a mispredicted branch or two, most of an edge's cost.
+    const int64_t past_a = q >= ta, past_b = q >= tb, past_c = q >= tc;
+    u |= past_b << level;
+    v |= (past_a ^ past_b ^ past_c) << level;
   }
   return {u, v};
 }
@@ -118,7 +166,10 @@ std::pair<int64_t, int64_t> rmat_edge(int scale, uint64_t seed, uint32_t stream,
 void csr_random_columns(std::span<const int32_t> row_ptr, std::span<int32_t> col_idx, int64_t cols, uint64_t seed,
                         uint32_t stream) {
   const int64_t rows = static_cast<int64_t>(row_ptr.size()) - 1;
-#pragma omp parallel for schedule(dynamic, 256) if (col_idx.size() > (1 << 16))
+  // Rows in chunks of up to 256, smaller where the rows are few (spmv's long-rows: 32 rows of 200,000, which one
+  // chunk of 256 gave to one thread): each row's columns depend on its own draws alone, so any split gives the same.
+  const int64_t chunk = std::clamp<int64_t>(rows / (64 * omp_get_max_threads()), 1, 256);
+#pragma omp parallel for schedule(dynamic, chunk) if (col_idx.size() > (1 << 16))
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t len = row_ptr[r + 1] - row_ptr[r];
     int32_t* out = col_idx.data() + row_ptr[r];
@@ -133,7 +184,25 @@ void csr_random_columns(std::span<const int32_t> row_ptr, std::span<int32_t> col
       }
       continue;
     }
-    // Rejection: draw, sort, drop repeats, draw the missing ones, until len distinct.
+    // Rejection: draw, drop repeats, draw the missing ones, until len distinct; ascending.
+    if (cols <= 256 * len) {  // a long row: the columns drawn so far as a bitmap, not sorted again every round
+      static thread_local std::vector<uint64_t> seen;
+      seen.assign(static_cast<size_t>(cols / 64 + 1), 0);
+      int64_t have = 0;
+      uint64_t draw = 0;
+      while (have < len) {
+        const int64_t missing = len - have;  // the same rounds as the sorting way below, so the same columns
+        for (int64_t k = 0; k < missing; ++k) {
+          const uint64_t c = bits64(seed, stream, base | draw++) % static_cast<uint64_t>(cols);
+          const uint64_t bit = uint64_t{1} << (c % 64);
+          if (!(seen[c / 64] & bit)) seen[c / 64] |= bit, ++have;
+        }
+      }
+      int64_t k = 0;
+      for (size_t w = 0; w < seen.size(); ++w)
+        for (uint64_t m = seen[w]; m; m &= m - 1) out[k++] = static_cast<int32_t>(64 * w + std::countr_zero(m));
+      continue;
+    }
     static thread_local std::vector<int32_t> got;
     got.clear();
     uint64_t draw = 0;

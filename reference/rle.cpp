@@ -68,13 +68,28 @@ Runs rle_encode(std::span<const uint8_t> raw) {
 }
 
 void rle_decode(std::span<const uint8_t> bytes, std::span<const uint32_t> lengths, std::span<uint8_t> raw) {
-  size_t at = 0;
-  for (size_t k = 0; k < bytes.size(); ++k) {
-    if (lengths[k] > raw.size() - at) throw std::logic_error("run-length code longer than its raw size");
-    std::memset(raw.data() + at, bytes[k], lengths[k]);
-    at += lengths[k];
+  // Stretches of runs on every core, each from its offset (the lengths before it summed): the same bytes as
+  // one pass (rle-decompress's mean-1.5 case is 1.8 x 10^8 runs, which one core took 0.7 s a call to write).
+  constexpr size_t kStretch = size_t{1} << 16;
+  const size_t runs = bytes.size(), stretches = (runs + kStretch - 1) / kStretch;
+  std::vector<uint64_t> start(stretches + 1, 0);
+#pragma omp parallel for schedule(static) if (stretches > 1)
+  for (size_t k = 0; k < stretches; ++k) {
+    uint64_t n = 0;
+    for (size_t i = k * kStretch; i < std::min(runs, (k + 1) * kStretch); ++i) n += lengths[i];
+    start[k + 1] = n;
   }
-  if (at != raw.size()) throw std::logic_error("run-length code shorter than its raw size");
+  for (size_t k = 0; k < stretches; ++k) start[k + 1] += start[k];
+  if (start[stretches] > raw.size()) throw std::logic_error("run-length code longer than its raw size");
+  if (start[stretches] < raw.size()) throw std::logic_error("run-length code shorter than its raw size");
+#pragma omp parallel for schedule(static) if (stretches > 1)
+  for (size_t k = 0; k < stretches; ++k) {
+    uint64_t at = start[k];
+    for (size_t i = k * kStretch; i < std::min(runs, (k + 1) * kStretch); ++i) {
+      std::memset(raw.data() + at, bytes[i], lengths[i]);
+      at += lengths[i];
+    }
+  }
 }
 
 }  // namespace hpcjudge::reference

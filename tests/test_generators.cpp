@@ -88,6 +88,29 @@ TEST_CASE("run bytes give the pinned bytes, made on every core as in one pass") 
   }
 }
 
+TEST_CASE("run lengths give the pinned lengths, their bits made on every core ahead of the walk") {
+  // Pinned from the one-thread walk that drew each gap's bits as it went (selection sampling); across blocks
+  // of 2^20 gaps, with cuts from rare to most gaps.
+  struct Pin {
+    size_t runs;
+    uint64_t total;
+    uint64_t sum;
+  };
+  for (const Pin& p : {Pin{1, 1, 0xad2aca7747985764ull}, Pin{1, 5, 0x2d401a55eec16520ull}, Pin{2, 2, 0x29c7dd317360ac35ull},
+                       Pin{3, 10, 0x28fb95e2bacf8585ull}, Pin{5, 5, 0xe513ec437a13fd84ull},
+                       Pin{1000, 1001, 0x245640b9a42e4626ull}, Pin{1000, 1000000, 0x839774df265f11aeull},
+                       Pin{100000, 150000, 0x619e89ec366e2931ull}, Pin{1048583, 2097155, 0x15fac4fab3df017aull}}) {
+    std::vector<uint32_t> v(p.runs);
+    gen::run_lengths(v, p.total, 42, 9);
+    INFO(p.runs << " runs of " << p.total << " bytes");
+    CHECK(gen::fnv1a(std::as_bytes(std::span(v))) == p.sum);
+    uint64_t total = 0;
+    for (uint32_t x : v) total += x;
+    CHECK(total == p.total);
+    CHECK(std::find(v.begin(), v.end(), 0u) == v.end());
+  }
+}
+
 TEST_CASE("generators are deterministic and depend on seed and stream") {
   std::vector<float> a(4096), b(4096), c(4096), d(4096);
   gen::uniform(a, 1, 0, -5, 5);

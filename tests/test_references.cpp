@@ -56,7 +56,7 @@ TEST_CASE("matmul reference matches the triple loop with A MxN and B NxK") {
   }
 }
 
-TEST_CASE("run-length reference: made in stretches on every core, the runs of one pass") {
+TEST_CASE("run-length reference: encoded and decoded in stretches on every core, as in one pass") {
   // The plain loop: a run is a maximal stretch of equal bytes.
   const auto one_pass = [](const std::vector<uint8_t>& raw) {
     reference::Runs r;
@@ -84,5 +84,15 @@ TEST_CASE("run-length reference: made in stretches on every core, the runs of on
     const reference::Runs got = reference::rle_encode(raw), want = one_pass(raw);
     CHECK(got.bytes == want.bytes);
     CHECK(got.lengths == want.lengths);
+    // Decoded in stretches of 2^16 runs on every core: the bytes it came from (3 x 10^6 runs at a mean of 1).
+    std::vector<uint8_t> back(raw.size(), 0xEE);
+    reference::rle_decode(got.bytes, got.lengths, back);
+    CHECK(back == raw);
   }
+  // A code that does not add up to the raw size is the judge's own error, found before anything is written.
+  const std::vector<uint8_t> bytes{1, 2};
+  const std::vector<uint32_t> lengths{3, 4};
+  std::vector<uint8_t> small(6), large(8);
+  CHECK_THROWS(reference::rle_decode(bytes, lengths, small));
+  CHECK_THROWS(reference::rle_decode(bytes, lengths, large));
 }
