@@ -96,7 +96,7 @@ size_t Signature::total_bytes() const {
   return n;
 }
 
-ExpectedOutput ExpectedOutput::close(std::vector<double> values, std::vector<double> bound) {
+ExpectedOutput ExpectedOutput::close(UninitVector<double> values, UninitVector<double> bound) {
   ExpectedOutput o;
   o.count = values.size();
   o.values = std::move(values);

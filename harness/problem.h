@@ -19,6 +19,7 @@
 #include "checker.h"
 #include "invoke.h"
 #include "timing.h"
+#include "uninitialized.h"
 
 namespace hpcjudge {
 
@@ -128,19 +129,28 @@ class Buffers {
   std::vector<BufferView> views_;
 };
 
-// The reference's answer for one output buffer.
+// The reference's answer for one output buffer. Its arrays are the reference's own, taken over without a copy
+// and never zeroed first (harness/uninitialized.h): the reference writes every element.
 struct ExpectedOutput {
-  std::vector<double> values;    // a float output: compared within the tolerance
-  std::vector<double> bound;     // per element, added to the tolerance's atol (an error bound per element), or empty
-  std::vector<std::byte> exact;  // an integer output: its exact bytes, in the buffer's own type
-  size_t count = 0;              // the elements checked, from the first (solve may use the rest freely)
-  static ExpectedOutput close(std::vector<double> values, std::vector<double> bound = {});
-  template <class T>
-  static ExpectedOutput exactly(std::span<const T> values) {
+  ExpectedOutput() = default;
+  // Moved, never copied: an answer is up to a few GiB.
+  ExpectedOutput(ExpectedOutput&&) = default;
+  ExpectedOutput& operator=(ExpectedOutput&&) = default;
+  UninitVector<double> values;  // a float output: compared within the tolerance
+  UninitVector<double> bound;   // per element, added to the tolerance's atol (an error bound per element), or empty
+  std::span<const std::byte> exact;  // an integer output: its exact bytes, in the buffer's own type (held below)
+  std::shared_ptr<const void> exact_owner;
+  size_t count = 0;  // the elements checked, from the first (solve may use the rest freely)
+  static ExpectedOutput close(UninitVector<double> values, UninitVector<double> bound = {});
+  // The reference's integer answer, taken over: no copy of the elements.
+  template <class T, class Alloc>
+  static ExpectedOutput exactly(std::vector<T, Alloc>&& values) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    auto owner = std::make_shared<std::vector<T, Alloc>>(std::move(values));
     ExpectedOutput o;
-    o.count = values.size();
-    const auto* b = reinterpret_cast<const std::byte*>(values.data());
-    o.exact.assign(b, b + values.size_bytes());
+    o.count = owner->size();
+    o.exact = std::as_bytes(std::span<const T>(*owner));
+    o.exact_owner = std::move(owner);
     return o;
   }
 };
@@ -148,6 +158,11 @@ struct ExpectedOutput {
 // The reference's answer: every output buffer's, in Signature::buffers order of
 // the outputs, and for a solve() that returns a count, that count.
 struct Expected {
+  Expected() = default;
+  // One output, taken over: `return {{ExpectedOutput::close(std::move(y))}};`. Without this constructor that
+  // brace list would build `outputs` from a std::initializer_list, whose elements are const and so copied (the
+  // whole answer, once more, on one core).
+  Expected(ExpectedOutput one) { outputs.push_back(std::move(one)); }
   std::vector<ExpectedOutput> outputs;
   std::optional<int64_t> ret;
 };

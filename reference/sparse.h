@@ -7,6 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "harness/uninitialized.h"
+
 namespace hpcjudge::reference {
 
 // gamma_n = n u / (1 - n u), u = 2^-24: the relative bound (Higham, Accuracy and
@@ -15,8 +17,8 @@ namespace hpcjudge::reference {
 double fp32_dot_gamma(int64_t n);
 
 struct SpmvAnswer {
-  std::vector<double> y;      // sum_j A_ij x_j, exact but for double rounding
-  std::vector<double> bound;  // gamma_{len_i} * sum_j |A_ij x_j| (0 for an empty row)
+  UninitVector<double> y;      // sum_j A_ij x_j, exact but for double rounding
+  UninitVector<double> bound;  // gamma_{len_i} * sum_j |A_ij x_j| (0 for an empty row)
 };
 SpmvAnswer spmv(std::span<const int32_t> row_ptr, std::span<const int32_t> col_idx, std::span<const float> values,
                 std::span<const float> x);

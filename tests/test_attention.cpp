@@ -93,7 +93,7 @@ TEST_CASE("attention tolerance admits FP32 kernels and rejects the classic bugs"
   for (const Case& c : p.tests()) {
     INFO(c.name << " " << c.size_string());
     const Inputs in(p, c);
-    const std::vector<double> e = p.reference(c, in.host.buffers()).outputs[0].values;
+    const UninitVector<double> e = p.reference(c, in.host.buffers()).outputs[0].values;
     const Tolerance tol = p.tolerance(c);
     for (Variant v : {Variant::Naive, Variant::Tiled}) {
       const CheckResult r = check_close(attention_f32(in, v), e, tol);

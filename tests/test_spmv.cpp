@@ -177,7 +177,7 @@ TEST_CASE("spmv reference: the sum in double, the bound gamma_n * sum |a x|", "[
   const std::vector<int32_t> rp{0, 2, 2, 3}, ci{0, 2, 1};
   const std::vector<float> v{1, 2, -3}, x{0.5f, 0.25f, -1};
   const reference::SpmvAnswer a = reference::spmv(rp, ci, v, x);
-  CHECK(a.y == std::vector<double>{-1.5, 0, -0.75});
+  CHECK(a.y == UninitVector<double>{-1.5, 0, -0.75});
   CHECK(a.bound[1] == 0);
   // gamma_n * sum |a x|, and a part in 10^6 for the bound's own rounding in double.
   CHECK(std::fabs(a.bound[0] / (reference::fp32_dot_gamma(2) * 2.5) - 1) < 2e-6);

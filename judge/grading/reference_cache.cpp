@@ -45,15 +45,16 @@ std::optional<Expected> load(const fs::path& f) {
   Expected e;
   if (has_ret) e.ret = ret;
   for (uint32_t k = 0; k < outputs; ++k) {
-    ExpectedOutput o;
     uint64_t count = 0, values = 0, exact = 0;
     if (!get(in, count) || !get(in, values) || !get(in, exact)) return std::nullopt;
-    o.count = count;
-    o.values.resize(values);
-    o.exact.resize(exact);
-    in.read(reinterpret_cast<char*>(o.values.data()), static_cast<std::streamsize>(values * sizeof(double)));
-    in.read(reinterpret_cast<char*>(o.exact.data()), static_cast<std::streamsize>(exact));
+    UninitVector<double> v(values);
+    UninitVector<std::byte> x(exact);
+    in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(values * sizeof(double)));
+    in.read(reinterpret_cast<char*>(x.data()), static_cast<std::streamsize>(exact));
     if (!in) return std::nullopt;
+    ExpectedOutput o = ExpectedOutput::exactly(std::move(x));
+    o.values = std::move(v);
+    o.count = count;
     e.outputs.push_back(std::move(o));
   }
   return e;

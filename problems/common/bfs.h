@@ -121,10 +121,10 @@ class BfsProblem : public FamilyProblem<Solve> {
   }
 
   Expected reference(const Case&, const Buffers& b) const override {
-    const reference::BfsAnswer a =
+    reference::BfsAnswer a =
         reference::bfs(b["row_ptr"].template as<const int32_t>(), b["col_idx"].template as<const int32_t>(),
                        b["source"].template as<const int32_t>()[0]);
-    return {{ExpectedOutput::exactly<int32_t>(a.level)}};
+    return {{ExpectedOutput::exactly(std::move(a.level))}};
   }
 
   Tolerance tolerance(const Case&) const override { return {}; }  // exact

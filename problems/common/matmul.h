@@ -66,7 +66,7 @@ class MatmulProblem : public FamilyProblem<Fn> {
   }
 
   Expected reference(const Case& c, const Buffers& b) const override {
-    std::vector<double> C(static_cast<size_t>(c["M"] * c["K"]));
+    UninitVector<double> C(static_cast<size_t>(c["M"] * c["K"]));
     reference::matmul(b.f32("A"), b.f32("B"), C, c["M"], c["N"], c["K"]);
     return {{ExpectedOutput::close(std::move(C))}};
   }

@@ -61,7 +61,7 @@ class SoftmaxProblem : public FamilyProblem<Fn> {
   }
 
   Expected reference(const Case& c, const Buffers& b) const override {
-    std::vector<double> y(static_cast<size_t>(c["N"]));
+    UninitVector<double> y(static_cast<size_t>(c["N"]));
     reference::softmax(b.f32("input"), y);
     return {{ExpectedOutput::close(std::move(y))}};
   }

@@ -90,7 +90,7 @@ class FlashAttention final : public ProblemOf<decltype(solve)> {
   }
 
   Expected reference(const Case& c, const Buffers& b) const override {
-    std::vector<double> out(static_cast<size_t>(c["N"] * c["d_model"]));
+    UninitVector<double> out(static_cast<size_t>(c["N"] * c["d_model"]));
     reference::attention(b.f32("Q"), b.f32("K"), b.f32("V"), out, c["N"], c["d_model"], c["h"]);
     return {{ExpectedOutput::close(std::move(out))}};
   }

@@ -110,9 +110,9 @@ class Merge final : public ProblemOf<decltype(solve)> {
   }
 
   Expected reference(const Case&, const Buffers& b) const override {
-    std::vector<int32_t> C(b["C"].spec->count);
+    UninitVector<int32_t> C(b["C"].spec->count);
     reference::merge(b["A"].as<const int32_t>(), b["B"].as<const int32_t>(), C);
-    return {{ExpectedOutput::exactly<int32_t>(C)}};
+    return {{ExpectedOutput::exactly(std::move(C))}};
   }
 
   Tolerance tolerance(const Case&) const override { return {}; }

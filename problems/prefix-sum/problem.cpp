@@ -95,9 +95,9 @@ class PrefixSum final : public ProblemOf<decltype(solve)> {
 
   Expected reference(const Case&, const Buffers& b) const override {
     const auto x = b["input"].as<const int32_t>();
-    std::vector<int32_t> y(x.size());
+    UninitVector<int32_t> y(x.size());
     reference::inclusive_scan(x, y);
-    return {{ExpectedOutput::exactly<int32_t>(y)}};
+    return {{ExpectedOutput::exactly(std::move(y))}};
   }
 
   Tolerance tolerance(const Case&) const override { return {}; }

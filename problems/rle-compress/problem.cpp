@@ -77,11 +77,11 @@ class RleCompress final : public ProblemOf<decltype(solve), decltype(workspace_s
   }
 
   Expected reference(const Case&, const Buffers& b) const override {
-    const reference::Runs r = reference::rle_encode(b["raw"].as<const uint8_t>());
+    reference::Runs r = reference::rle_encode(b["raw"].as<const uint8_t>());
     Expected e;
-    e.outputs.push_back(ExpectedOutput::exactly<uint8_t>(r.bytes));
-    e.outputs.push_back(ExpectedOutput::exactly<uint32_t>(r.lengths));
     e.ret = static_cast<int64_t>(r.bytes.size());
+    e.outputs.push_back(ExpectedOutput::exactly(std::move(r.bytes)));
+    e.outputs.push_back(ExpectedOutput::exactly(std::move(r.lengths)));
     return e;
   }
 

@@ -79,11 +79,11 @@ class RleDecompress final : public ProblemOf<decltype(solve), decltype(workspace
   }
 
   Expected reference(const Case& c, const Buffers& b) const override {
-    std::vector<uint8_t> raw(static_cast<size_t>(c["raw_capacity"]));
+    UninitVector<uint8_t> raw(static_cast<size_t>(c["raw_capacity"]));
     reference::rle_decode(b["compressed_data"].as<const uint8_t>(), b["compressed_lengths"].as<const uint32_t>(),
                           raw);
     Expected e;
-    e.outputs.push_back(ExpectedOutput::exactly<uint8_t>(raw));
+    e.outputs.push_back(ExpectedOutput::exactly(std::move(raw)));
     e.ret = c["raw_capacity"];
     return e;
   }

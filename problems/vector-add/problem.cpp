@@ -53,7 +53,7 @@ class VectorAdd final : public ProblemOf<decltype(solve)> {
 
   Expected reference(const Case& c, const Buffers& b) const override {
     const auto a = b.f32("A"), bb = b.f32("B");
-    std::vector<double> C(static_cast<size_t>(c["N"]));
+    UninitVector<double> C(static_cast<size_t>(c["N"]));
     const int64_t n = c["N"];
 #pragma omp parallel for if (n > (1 << 16))
     for (int64_t i = 0; i < n; ++i) C[i] = static_cast<double>(a[i]) + static_cast<double>(bb[i]);
