@@ -565,20 +565,22 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);
     } else {
-      // A profile runs one performance case only: a test's launches would be profiled instead.
-      if (opt.only_case.empty()) run_tests(p, opt, paths, s, r, listener);
+      // A profile runs one performance case only: a test's launches would be profiled instead. A reference
+      // timed for the scale has its functional tests in make test (GradeOptions::functional_tests).
+      const bool tests = opt.only_case.empty() && opt.functional_tests;
+      if (tests) run_tests(p, opt, paths, s, r, listener);
       wall["tests"] = phase.lap();
       // A race is RE, worse than the WA it may also cause: look for one then too.
       // Under emulation the emulator's own checks (races, barriers, bounds) ran on every access already.
-      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu && !emulate && opt.only_case.empty()) {
+      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu && !emulate && tests) {
         run_sanitizers(p, lib, opt, paths, r, listener);
         wall["sanitizers"] = phase.lap();
       }
-      // The performance cases in a runner of their own, started afresh as each rival's is (a profile
-      // run, which has no functional tests, keeps the first): no process's history, such as its heap's
-      // thresholds and pages from the functional tests' sizes, differs between the two sides of a ratio.
+      // The performance cases in a runner of their own, started afresh as each rival's is (a run without
+      // functional tests keeps the first): no process's history, such as its heap's thresholds and pages
+      // from the functional tests' sizes, differs between the two sides of a ratio.
       std::unique_ptr<Session> fresh;
-      if (r.verdict == Verdict::AC && opt.bench && !emulate && opt.only_case.empty()) {
+      if (r.verdict == Verdict::AC && opt.bench && !emulate && tests) {
         // Its runner ends (its memory and, on a GPU, its CUDA context) and the judge's memory for it is freed
         // before the timed runner starts.
         s.release();

@@ -33,6 +33,10 @@ struct GradeOptions {
   bool seed_secret = false;  // the seed came from --seed-file: the report says "secret"
   bool bench = true;
   bool score = true;  // off while timing the reference solutions themselves
+  // Off while timing the reference solutions for the scale or make bench: their functional tests (and the
+  // compute-sanitizer runs) are make test's own (each reference is an AC test, reference/<slug>/<file>), so
+  // only the performance cases run, every one of whose outputs is checked all the same.
+  bool functional_tests = true;
   // The fast reference (and a quick baseline) timed beside the submission in the
   // same run (judge/grading/rivals.h); off: the cached scale alone (--no-side-by-side).
   bool side_by_side = true;
