@@ -65,6 +65,7 @@ Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, co
     SessionOptions so = session;
     so.library = compiled_library(m->dir.path);
     so.wrapper.clear();
+    so.pin_read_back = false;  // read back on a case's first call only
     if (opt.sandbox) so.wrapper = sandbox_wrapper(paths, {.folder = m->dir.path, .gpu = gpu, .hidden = opt.hidden});
     m->session = std::make_unique<Session>(paths, p, so);
     const CallOutcome started = m->session->start(60);

@@ -578,7 +578,7 @@ CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const
     // Pinned over the whole layout: a copy that ran past the end of a pinned range (one pinned for a smaller
     // case, or only up to the workspace) would be refused with cudaErrorInvalidValue.
     device_->pin(image_.base(), layout.total);
-    device_->pin(readback_.base(), layout.total);
+    if (opt_.pin_read_back) device_->pin(readback_.base(), layout.total);
     device_->upload(image_.base(), layout.total, scratch, !keep_workspace);
   } else {
     // Into the runner's memory: every byte but the workspaces', which are never copied (the guard zones
@@ -608,7 +608,7 @@ bool Session::load_from(const Session& from, const Signature& sig, const ArenaLa
   if (!device_ || !from.device_ || from.device_->size() < layout.total) return false;
   if (!map_for(layout, opt.timeout_s, o)) return true;
   Stopwatch copy;
-  device_->pin(readback_.base(), layout.total);
+  if (opt_.pin_read_back) device_->pin(readback_.base(), layout.total);
   device_->copy_from(*from.device_, layout.total, scratch_spans(sig, layout), !keeps_workspace(sig, opt));
   load_s_ = copy.lap();
   return true;

@@ -50,6 +50,9 @@ struct SessionOptions {
   bool exact_buffers = false;      // GPU: a device allocation of the runner's per buffer (for the sanitizers)
   size_t memory_limit = 0;         // bytes of host memory the runner may take (0: none)
   bool emulate = false;            // GPU problem under CPU emulation: its buffers in the host arena
+  // GPU: the read-back pinned for speed. A rival reads back only its first, checked call of a case, and
+  // pinning the read-back took 0.3-0.5 s a GiB on the H200 (the first load of each case's rivals), for one copy.
+  bool pin_read_back = true;
 };
 
 struct CallOptions {
