@@ -2,7 +2,9 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|trace|wake|all] [ctest -R regex | seconds]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|all] [ctest -R regex | seconds]
+# speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
+# runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached.
 # trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
 # wake: the same fast reference judged with the wake aids off and on, twice each (HPCJUDGE_NO_WAKE_AIDS).
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
@@ -61,6 +63,29 @@ if [ "$phase" = repeat ]; then
       log="$out/repeat-$slug-$(basename "${f%.*}")-$k"
       ./judge/judge "$slug" "$f" --json "$log.json" >"$log.txt" 2>&1
       echo "$slug $(basename "$f") run $k: $(grep -o 'score .*' "$log.txt" | head -1)"
+    done
+  done
+fi
+if [ "$phase" = speed ]; then
+  for slug in ${SLUGS:-vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress prefix-sum reduction merge spmv bfs}; do
+    for k in $(seq "${SPEED_GRADES:-2}"); do
+      log="$out/speed-$slug-$k"
+      HPCJUDGE_TRACE=1 timeout "${SPEED_LIMIT:-180}" ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" \
+        --json "$log.json" >"$log.txt" 2>"$log.trace"
+      echo "== $slug grade $k: $(grep -o '^verdict.*' "$log.txt" | head -1)"
+      grep -o 'judged in [^:]*' "$log.txt" | head -1
+      # The performance table's rows: case and runs (the column after the first "N%", the share of the peak).
+      sed -n '/^performance/,/^scale/p' "$log.txt" |
+        awk 'NR > 2 && $1 != "scale" { for (i = 3; i < NF; ++i) if ($i ~ /%$/) break; printf "  %s runs %s;", $1, $(i + 1) }
+             END { print "" }'
+      # Each timed run's steps, the median per case (trace run lines, ms).
+      awk '$1 == "trace" && $2 == "run" { for (i = 5; i < NF; i += 2) print $3, $i, $(i + 1) }' "$log.trace" |
+        sort -k1,1 -k2,2 -k3,3g |
+        awk 'function flush() { if (n) printf " %s", f "=" v[int((n + 1) / 2)]; n = 0 }
+             $1 != c { flush(); if (c != "") print ""; c = $1; printf "  %s:", c; f = "" }
+             $2 != f { flush(); f = $2 }
+             { v[++n] = $3 }
+             END { flush(); if (c != "") print "" }'
     done
   done
 fi

@@ -53,16 +53,26 @@ size_t host_memory_limit(const Problem& p) {
 // One functional test: inputs of input set `set`, the call, every check.
 TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
                     const Paths& paths, Session& s, bool emulated) {
+  Stopwatch step;
   LaidCase l = lay_out(p, c, s, opt.seed);
+  const double laid = step.lap();
   if (l.failure) return {name, c.size_string(), l.failure->verdict, 0, l.failure->message, 0, 0, std::nullopt};
   p.generate(c, opt.seed, set, l.buffers());
+  const double generated = step.lap();
   const Expected expected = reference_answer(p, c, l.buffers(), paths);
+  const double referenced = step.lap();
   prepare(l, s.image());
   const double limit = p.info().test_time_limit_s * (emulated ? kEmulatedTimeScale : 1);
   const CallOutcome o = s.call(l.sig, l.layout, {.timeout_s = limit, .device_memory_limit = l.device_memory_limit});
+  const double called = step.lap();
   Checked ck = judge_call(p, c, l, {&expected}, o, s.image(), s.result());
   if (s.alive() && ck.verdict != Verdict::RE && ck.verdict != Verdict::TLE)
     if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
+  // HPCJUDGE_TRACE: where a functional test's wall time goes, in ms (the judge's, never a score's).
+  static const bool trace = std::getenv("HPCJUDGE_TRACE") != nullptr;
+  if (trace)
+    std::fprintf(stderr, "trace test %s lay-out %.1f generate %.1f reference %.1f call %.1f check %.1f\n",
+                 c.name.c_str(), 1e3 * laid, 1e3 * generated, 1e3 * referenced, 1e3 * called, 1e3 * step.lap());
   // Emulated --sanitize: device memory solve() allocated and left allocated is a leak, as memcheck's leak check
   // says; the emulator's bounds checks, which run anyway, stand for memcheck's and are named so.
   if (emulated && opt.sanitize && ck.verdict == Verdict::AC && o.device_held_bytes && *o.device_held_bytes > 0)
