@@ -13,14 +13,14 @@ namespace {
 // 24-bit uniform in [0, 1): exact in double.
 inline double unit(uint32_t bits) { return static_cast<double>(bits >> 8) * (1.0 / 16777216.0); }
 
-// Calls f(i, bits) for every i < n with 32 random bits of its own: one Philox call serves four
-// positions, in parallel for large n.
+// Calls f(i, bits) for every i < n with 32 random bits of its own, those of position first + i of the
+// stream (first a multiple of 4): one Philox call serves four positions, in parallel for large n.
 template <class F>
-void for_each_bits(int64_t n, uint64_t seed, uint32_t stream, F f) {
+void for_each_bits(int64_t n, uint64_t seed, uint32_t stream, F f, uint64_t first = 0) {
   const int64_t quads = (n + 3) / 4;
 #pragma omp parallel for schedule(static) if (n > (1 << 16))
   for (int64_t q = 0; q < quads; ++q) {
-    const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(q));
+    const Philox4x32 r = philox_bits(seed, stream, first / 4 + static_cast<uint64_t>(q));
     for (int64_t k = 0; k < 4 && 4 * q + k < n; ++k) f(4 * q + k, r.v[k]);
   }
 }
@@ -143,12 +143,7 @@ void run_lengths(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uin
   std::vector<uint32_t> bits(static_cast<size_t>(std::min(gaps, kBlock)));
   for (uint64_t from = 0; from < gaps && needed > 0; from += kBlock) {
     const uint64_t n = std::min(kBlock, gaps - from);
-    const auto quads = static_cast<int64_t>((n + 3) / 4);
-#pragma omp parallel for schedule(static) if (n > (1 << 16))
-    for (int64_t q = 0; q < quads; ++q) {
-      const Philox4x32 r = philox_bits(seed, stream, from / 4 + static_cast<uint64_t>(q));
-      for (uint64_t k = 0; k < 4 && 4 * static_cast<uint64_t>(q) + k < n; ++k) bits[4 * q + k] = r.v[k];
-    }
+    for_each_bits(static_cast<int64_t>(n), seed, stream, [&](int64_t i, uint32_t b) { bits[i] = b; }, from);
     for (uint64_t i = 0; i < n; ++i) {
       const uint64_t remaining = gaps - (from + i);
       const uint64_t cut = static_cast<uint64_t>(bits[i]) * remaining < (needed << 32);
