@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "device_memory.h"
 #include "device_share.h"
 #include "spans.h"
+#include "timing.h"
 #include "runner_memory.h"
 
 namespace hpcjudge::device {
@@ -262,7 +262,7 @@ class DeviceMemory : public RunnerMemory {
  protected:
   int device_;
   // HPCJUDGE_TRACE only: events around the call in this context, for the trace's gpu mark.
-  const bool traced_ = std::getenv("HPCJUDGE_TRACE") != nullptr;
+  const bool traced_ = tracing();
   cudaEvent_t began_ = nullptr, ended_ = nullptr;
   void* touched_ = nullptr;  // touch()'s 4 bytes
 };

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdlib>
 #include <vector>
 
 namespace hpcjudge {
@@ -31,6 +32,13 @@ class Stopwatch {
  private:
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
+
+// HPCJUDGE_TRACE: lines on stderr saying where the judge's and the runner's time goes (a call's interval, a
+// timed run's steps, a functional test's): diagnostics, never part of a score.
+inline bool tracing() {
+  static const bool on = std::getenv("HPCJUDGE_TRACE") != nullptr;
+  return on;
+}
 
 struct TimingPolicy {
   int warmup_runs = 1;           // measured, then discarded

@@ -1,7 +1,6 @@
 #include "judge/grading/grade.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -69,8 +68,7 @@ TestResult run_test(const Problem& p, const Case& c, const std::string& name, ui
   if (s.alive() && ck.verdict != Verdict::RE && ck.verdict != Verdict::TLE)
     if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
   // HPCJUDGE_TRACE: where a functional test's wall time goes, in ms (the judge's, never a score's).
-  static const bool trace = std::getenv("HPCJUDGE_TRACE") != nullptr;
-  if (trace)
+  if (tracing())
     std::fprintf(stderr, "trace test %s lay-out %.1f generate %.1f reference %.1f call %.1f check %.1f\n",
                  c.name.c_str(), 1e3 * laid, 1e3 * generated, 1e3 * referenced, 1e3 * called, 1e3 * step.lap());
   // Emulated --sanitize: device memory solve() allocated and left allocated is a leak, as memcheck's leak check
@@ -324,7 +322,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     std::vector<double> reported;  // the runner's own figures, for the cross-check
     const double limit = p.info().bench_time_limit_s;
     // HPCJUDGE_TRACE: a line per run, in ms, of where the run's wall time goes (the judge's, never the score's).
-    static const bool trace = std::getenv("HPCJUDGE_TRACE") != nullptr;
+    const bool trace = tracing();
     struct {
       double generate = 0, reference = 0, load = 0, rivals = 0, call = 0, check = 0;
     } steps;

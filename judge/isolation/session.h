@@ -12,7 +12,6 @@
 // A call ends in a reply, a crash (RE naming the signal), or the wall-clock
 // limit (the family is killed: TLE).
 #pragma once
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -24,6 +23,7 @@
 #include "harness/cpu_cache.h"
 #include "harness/problem.h"
 #include "harness/protocol.h"
+#include "harness/timing.h"
 #include "judge/isolation/device_buffers.h"
 #include "judge/isolation/family.h"
 #include "judge/isolation/process.h"
@@ -179,7 +179,7 @@ class Session {
   bool alive_ = false;
   bool asked_to_exit_ = false;
   bool finished_ = false;
-  bool trace_ = std::getenv("HPCJUDGE_TRACE") != nullptr;  // a line per call on stderr: where its interval goes
+  bool trace_ = tracing();  // a line per call on stderr: where its interval goes
   bool spin_replies_ = false;  // a GPU problem on a device: timed replies awaited without sleeping
   bool wrapped_ = false;
   ExitStatus exit_;
