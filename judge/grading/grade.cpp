@@ -365,7 +365,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       // on the device (one upload), while no call has touched them yet.
       CallOutcome o = s.load(l.sig, l.layout, timed);
       if (o.status == CallOutcome::Ok) {
-        if (nr > 0) rivals->load(c, l, s, run == 0, limit);
+        if (nr > 0) rivals->load(c, l, s, limit);
         steps.load = step.lap();
         if (run % 2 == 1) call_rivals();
         steps.rivals += step.lap();
@@ -381,6 +381,8 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       Checked ck = judge_call(p, c, l, against, o, s.image(), s.result());
       if (ck.verdict == Verdict::AC)
         if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
+      // The rivals' checked calls, read back into the submission's read-back now that it has been checked.
+      if (ck.verdict == Verdict::AC && nr > 0) rivals->check_beside(p, c, against, s);
       b.wall.checks += phase.lap();
       steps.check = step.lap();
       if (trace)

@@ -105,22 +105,26 @@ void Rivals::lay_out(const Problem& p, const Case& c, const LaidCase& submission
   }
 }
 
-void Rivals::load(const Case& c, const LaidCase& sub, const Session& loaded, bool checked, double limit) {
+void Rivals::load(const Case& c, const LaidCase& sub, const Session& loaded, double limit) {
   for (auto& mp : members_) {
     Member& m = *mp;
     m.loaded = false;
+    m.unchecked.reset();
     if (!m.failure.empty() || !m.laid) continue;
     LaidCase& l = *m.laid;
     const CallOptions opt{.timeout_s = limit};
     CallOutcome o;
     bool on_device = l.layout == sub.layout && m.session->load_from(loaded, l.sig, l.layout, opt, o);
-    if (checked || !on_device) {  // the rival's image: what its call is checked against, or loaded from
+    // On the device, a checked call is checked against the submission's image (check_beside()), which holds
+    // the same inputs in the same layout: the rival's own image is needed only to load from.
+    m.beside = on_device;
+    if (!on_device) {
       copy_inputs(sub, l, false);  // this call's; the per-case ones lay_out() copied
       prepare(l, m.session->image());
+      o = m.session->load(l.sig, l.layout, opt);
     } else {
       for (const GeneratedScalar& g : l.sig.generated) l.sig.args[g.arg].scalar = sub.sig.args[g.arg].scalar;
     }
-    if (!on_device) o = m.session->load(l.sig, l.layout, opt);
     if (auto bad = failed_call(o)) {
       withdraw(m, std::string(verdict_name(bad->verdict)) + " on case " + c.name + ": " + bad->message);
       continue;
@@ -134,17 +138,20 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
   if (!m.failure.empty() || !m.laid || !m.loaded) return std::nullopt;
   m.loaded = false;
   LaidCase& l = *m.laid;
+  const bool later = check && m.beside;  // read back and checked by check_beside()
   const CallOutcome o = m.session->call(l.sig, l.layout,
                                         {.flush = true,
                                          .timeout_s = limit,
                                          .device_memory_limit = l.device_memory_limit,
                                          .loaded = true,
-                                         .read_back = check != nullptr});
+                                         .read_back = check != nullptr && !later});
   if (auto bad = failed_call(o)) {
     withdraw(m, std::string(verdict_name(bad->verdict)) + " on case " + c.name + ": " + bad->message);
     return std::nullopt;
   }
-  if (check) {
+  if (later) {
+    m.unchecked = o;
+  } else if (check) {
     const Checked ck = judge_call(p, c, l, *check, o, m.session->image(), m.session->result());
     if (ck.verdict != Verdict::AC) {
       withdraw(m, std::string(verdict_name(ck.verdict)) + " on case " + c.name + ": " + ck.message);
@@ -152,6 +159,23 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
     }
   }
   return o.seconds;
+}
+
+void Rivals::check_beside(const Problem& p, const Case& c, const Against& check, Session& sub) {
+  for (auto& mp : members_) {
+    Member& m = *mp;
+    if (!m.unchecked || !m.failure.empty()) continue;
+    const CallOutcome o = *m.unchecked;
+    m.unchecked.reset();
+    const LaidCase& l = *m.laid;
+    if (!sub.read_back_from(*m.session, l.sig, l.layout)) {
+      withdraw(m, "case " + c.name + ": its buffers could not be read back beside the submission's");
+      continue;
+    }
+    const Checked ck = judge_call(p, c, l, check, o, sub.image(), sub.result());
+    if (ck.verdict != Verdict::AC)
+      withdraw(m, std::string(verdict_name(ck.verdict)) + " on case " + c.name + ": " + ck.message);
+  }
 }
 
 }  // namespace hpcjudge

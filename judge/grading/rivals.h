@@ -56,13 +56,17 @@ class Rivals {
   // Puts the inputs now in the submission's laid-out case `sub` into every active rival's buffers, while
   // `loaded` (the submission's session) holds them loaded and not yet called on: on a GPU with the same
   // layout, copied on the device from the submission's buffers (one upload serves every runner), else
-  // through the rival's own image. `checked`: the rivals' calls of this run are checked, so their images
-  // get the inputs too.
-  void load(const Case& c, const LaidCase& sub, const Session& loaded, bool checked, double limit);
+  // through the rival's own image.
+  void load(const Case& c, const LaidCase& sub, const Session& loaded, double limit);
   // One timed call of rival k on the inputs load() put in place; the output checked when `check` holds
-  // a reference (then load() must have been told `checked`).
+  // a reference, or left for check_beside() where its buffers
+  // were copied on the device from the submission's.
   // Returns the call's seconds, or nothing when the rival failed (withdrawn).
   std::optional<double> call(size_t k, const Problem& p, const Case& c, const Against* check, double limit);
+  // The checked calls call() left to check: each such rival's buffers read back into the submission's
+  // session `sub` (its pinned read-back) and checked against its image, which holds the same inputs and
+  // the same layout (Session::read_back_from). After the submission's own call has been checked.
+  void check_beside(const Problem& p, const Case& c, const Against& check, Session& sub);
 
  private:
   struct Member {
@@ -71,6 +75,8 @@ class Rivals {
     std::unique_ptr<Session> session;
     std::optional<LaidCase> laid;
     bool loaded = false;  // load() put this run's inputs in its buffers
+    bool beside = false;  // load() copied them on the device from the submission's: checked against its image
+    std::optional<CallOutcome> unchecked;  // call() made a checked call that check_beside() checks
     std::string failure;
   };
   void withdraw(Member& m, const std::string& why);

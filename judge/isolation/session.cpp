@@ -567,6 +567,13 @@ void Session::reserve(size_t bytes) {
 
 const std::byte* Session::result() const { return device_ ? readback_.base() : arena_.base(); }
 
+bool Session::read_back_from(const Session& other, const Signature& sig, const ArenaLayout& layout) {
+  if (!device_ || !other.device_ || other.device_->size() < layout.total || readback_.size() < layout.total)
+    return false;
+  other.device_->download(readback_.base(), layout.total, scratch_spans(sig, layout));
+  return true;
+}
+
 CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt) {
   CallOutcome o;
   const JudgeDevice::Spans scratch = scratch_spans(sig, layout);

@@ -50,7 +50,8 @@ struct SessionOptions {
   bool exact_buffers = false;      // GPU: a device allocation of the runner's per buffer (for the sanitizers)
   size_t memory_limit = 0;         // bytes of host memory the runner may take (0: none)
   bool emulate = false;            // GPU problem under CPU emulation: its buffers in the host arena
-  // GPU: the read-back pinned for speed. A rival reads back only its first, checked call of a case, and
+  // GPU: the read-back pinned for speed. A rival reads back only its first, checked call of a case, and only
+  // where its buffers are not copied on the device (else into the submission's: Session::read_back_from);
   // pinning the read-back took 0.3-0.5 s a GiB on the H200 (the first load of each case's rivals), for one copy.
   bool pin_read_back = true;
 };
@@ -115,6 +116,11 @@ class Session {
                  CallOutcome& o);
   // The last call's buffers as the judge read them back: what to check.
   const std::byte* result() const;
+  // `other`'s device buffers (a rival's, the same layout, its call made without a read-back) read back into
+  // this session's read-back, which result() then gives: a rival's checked call is checked against this
+  // session's image, which holds the same inputs, so neither its image nor a read-back of its own is filled
+  // (0.6-3 s a grade on the H200, each first run of a large case). False where either is not on a device.
+  bool read_back_from(const Session& other, const Signature& sig, const ArenaLayout& layout);
   // After the judge has checked a call: the submission's output flushed, a thread still working reported.
   CallOutcome after_call(double timeout_s);
   // Calls the submission's workspace_size(args...); its answer is the outcome's ret.
