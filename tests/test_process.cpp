@@ -2,6 +2,7 @@
 // one runner (a kill of every process of its user) never ends another the same
 // judge holds at that moment, such as the main runner idling while
 // compute-sanitizer's runner checks for races.
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -12,6 +13,10 @@
 #include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <cstring>
+#include <cstdlib>
+#include <string>
+#include <iterator>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -183,6 +188,49 @@ TEST_CASE("process: a child's memory, CPU and folder are as asked") {
   opt.argv = {"sh", "-c", "pwd; ulimit -v; ulimit -t"};
   const RunResult r = run_command(opt, 30);
   CHECK(r.output == "/proc\n262144\n1\n");
+}
+
+namespace {
+// Whether a process whose command line holds `arg` is alive (a zombie is not).
+bool running_with_arg(const std::string& arg) {
+  DIR* d = opendir("/proc");
+  bool found = false;
+  while (const dirent* e = d ? readdir(d) : nullptr) {
+    if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;  // processes only
+    const std::string dir = std::string("/proc/") + e->d_name;
+    std::ifstream cmd(dir + "/cmdline"), stat(dir + "/stat");
+    std::string line((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+    std::string st((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const size_t close = st.rfind(')');
+    if (line.find(arg) != std::string::npos && close != std::string::npos && close + 2 < st.size() &&
+        st[close + 2] != 'Z')
+      found = true;
+  }
+  if (d) closedir(d);
+  return found;
+}
+}  // namespace
+
+TEST_CASE("process: what a command run to die together starts is killed when the judge's side of it dies") {
+  if (geteuid() != 0) SKIP("a PID namespace of its own needs root");
+  const std::string mark = "61.2" + std::to_string(getpid());  // a sleep no other process runs
+  for (const bool together : {true, false}) {
+    SpawnOptions opt;
+    opt.die_together = together;
+    opt.argv = {"sh", "-c", "sh -c 'sleep " + mark + "' & sleep " + mark};
+    Child c(opt);
+    const std::string sleeping = std::string("sleep") + '\0' + mark;
+    for (int i = 0; i < 500 && !running_with_arg(sleeping); ++i) usleep(10000);
+    usleep(100000);  // both sleeps started: the one in the background is the command's grandchild
+    // The judge's child is killed, as when the judge dies (its death signal).
+    // Looked for before it is reaped: a judge that dies reaps nothing and kills no process group.
+    ::kill(c.pid(), SIGKILL);
+    bool left = true;
+    for (int i = 0; i < 200 && (left = running_with_arg(sleeping)); ++i) usleep(10000);
+    CHECK(left == !together);  // without, the grandchild outlives it: what the option is for
+    c.reap();
+    if (left) std::system(("pkill -KILL -f 'sleep " + mark + "'").c_str());
+  }
 }
 
 TEST_CASE("protocol: a reply's trace marks survive the channel, and hostile ones are dropped, never thrown") {

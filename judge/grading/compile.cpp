@@ -215,7 +215,9 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   run.cpu_seconds = kCompilerCpuSeconds;
   run.file_size = kCompilerFileSize;
   run.output_limit = kCompilerLog;
-  // As root, the compiler becomes a user of its own, owning only its folder for the time of the compile.
+  // As root, the compiler becomes a user of its own, owning only its folder for the time of the compile, and
+  // every process it starts ends with it (a PID namespace of its own), a killed judge's included.
+  run.die_together = true;
   if (geteuid() == 0) {
     run.uid = fresh_runner_uid();
     if (chown(workdir.c_str(), run.uid, run.uid) != 0) run.uid = 0;

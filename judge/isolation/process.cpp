@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <dirent.h>
 #include <grp.h>
@@ -72,6 +73,23 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
       std::fprintf(stderr, "cannot enter %s: %s\n", opt.cwd.c_str(), std::strerror(errno));
       _exit(127);
     }
+    if (opt.die_together && geteuid() == 0 && unshare(CLONE_NEWPID) == 0) {
+      // The next child is the namespace's first process: when it ends, the kernel kills every process left in
+      // the namespace. This one stays the judge's child, dies with the judge, and ends as that child ends.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != judge) _exit(127);
+      const pid_t first = fork();
+      if (first < 0) _exit(127);
+      if (first > 0) {
+        int st = 0;
+        while (waitpid(first, &st, 0) < 0)
+          if (errno != EINTR) _exit(127);
+        if (WIFEXITED(st)) _exit(WEXITSTATUS(st));
+        signal(WTERMSIG(st), SIG_DFL);
+        ::kill(getpid(), WTERMSIG(st));
+        _exit(128 + WTERMSIG(st));
+      }
+    }
     const std::vector<gid_t> groups(opt.groups.begin(), opt.groups.end());
     if (opt.uid != 0 && (setgroups(groups.size(), groups.data()) != 0 || setresgid(opt.uid, opt.uid, opt.uid) != 0 ||
                          setresuid(opt.uid, opt.uid, opt.uid) != 0)) {
@@ -81,7 +99,8 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
     // Dies with the judge. Set after the change of user, which clears it; a
     // judge already gone by now is not noticed by the signal, so look.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != judge) _exit(127);
+    // (The first process of a PID namespace of its own sees its parent, outside it, as 0.)
+    if (getppid() != judge && getppid() != 0) _exit(127);
     execvp(argv[0], argv.data());
     std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);

@@ -45,6 +45,11 @@ struct SpawnOptions {
   size_t address_space = 0;
   unsigned long cpu_seconds = 0;
   size_t file_size = 0;
+  // Root only: the command runs as the first process of a PID namespace of its own, below a process of the
+  // judge's that waits for it and ends as it ends. Whatever the command starts is then killed with it, when
+  // it ends or is killed, and when the judge dies (the waiting process dies with the judge, and the command
+  // with that process): a compiler's own children (cc1plus reading /dev/zero) outlived a killed judge.
+  bool die_together = false;
 };
 
 class Child {
