@@ -97,6 +97,17 @@ void Rivals::withdraw(Member& m, const std::string& why) {
   if (m.session) m.session->finish();
 }
 
+void Rivals::withdraw(Member& m, const Case& c, Verdict v, const std::string& message) {
+  withdraw(m, std::string(verdict_name(v)) + " on case " + c.name + ": " + message);
+}
+
+bool Rivals::passes(Member& m, const Problem& p, const Case& c, const Against& check, const CallOutcome& o,
+                    const std::byte* image, const std::byte* result) {
+  const Checked ck = judge_call(p, c, *m.laid, check, o, image, result);
+  if (ck.verdict != Verdict::AC) withdraw(m, c, ck.verdict, ck.message);
+  return ck.verdict == Verdict::AC;
+}
+
 void Rivals::lay_out(const Problem& p, const Case& c, const LaidCase& submission) {
   for (auto& m : members_) {
     if (!m->failure.empty()) continue;
@@ -126,7 +137,7 @@ void Rivals::load(const Case& c, const LaidCase& sub, const Session& loaded, dou
       for (const GeneratedScalar& g : l.sig.generated) l.sig.args[g.arg].scalar = sub.sig.args[g.arg].scalar;
     }
     if (auto bad = failed_call(o)) {
-      withdraw(m, std::string(verdict_name(bad->verdict)) + " on case " + c.name + ": " + bad->message);
+      withdraw(m, c, bad->verdict, bad->message);
       continue;
     }
     m.loaded = true;
@@ -146,18 +157,11 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
                                          .loaded = true,
                                          .read_back = check != nullptr && !later});
   if (auto bad = failed_call(o)) {
-    withdraw(m, std::string(verdict_name(bad->verdict)) + " on case " + c.name + ": " + bad->message);
+    withdraw(m, c, bad->verdict, bad->message);
     return std::nullopt;
   }
-  if (later) {
-    m.unchecked = o;
-  } else if (check) {
-    const Checked ck = judge_call(p, c, l, *check, o, m.session->image(), m.session->result());
-    if (ck.verdict != Verdict::AC) {
-      withdraw(m, std::string(verdict_name(ck.verdict)) + " on case " + c.name + ": " + ck.message);
-      return std::nullopt;
-    }
-  }
+  if (later) m.unchecked = o;
+  else if (check && !passes(m, p, c, *check, o, m.session->image(), m.session->result())) return std::nullopt;
   return o.seconds;
 }
 
@@ -172,9 +176,7 @@ void Rivals::check_beside(const Problem& p, const Case& c, const Against& check,
       withdraw(m, "case " + c.name + ": its buffers could not be read back beside the submission's");
       continue;
     }
-    const Checked ck = judge_call(p, c, l, check, o, sub.image(), sub.result());
-    if (ck.verdict != Verdict::AC)
-      withdraw(m, std::string(verdict_name(ck.verdict)) + " on case " + c.name + ": " + ck.message);
+    passes(m, p, c, check, o, sub.image(), sub.result());
   }
 }
 

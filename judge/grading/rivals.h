@@ -59,8 +59,7 @@ class Rivals {
   // through the rival's own image.
   void load(const Case& c, const LaidCase& sub, const Session& loaded, double limit);
   // One timed call of rival k on the inputs load() put in place; the output checked when `check` holds
-  // a reference, or left for check_beside() where its buffers
-  // were copied on the device from the submission's.
+  // a reference, or left for check_beside() where its buffers were copied on the device from the submission's.
   // Returns the call's seconds, or nothing when the rival failed (withdrawn).
   std::optional<double> call(size_t k, const Problem& p, const Case& c, const Against* check, double limit);
   // The checked calls call() left to check: each such rival's buffers read back into the submission's
@@ -80,6 +79,11 @@ class Rivals {
     std::string failure;
   };
   void withdraw(Member& m, const std::string& why);
+  // Withdrawn for verdict `v` on case c.
+  void withdraw(Member& m, const Case& c, Verdict v, const std::string& message);
+  // Rival m's call `o` checked, its buffers at `result` against the image `image`; withdrawn unless AC.
+  bool passes(Member& m, const Problem& p, const Case& c, const Against& check, const CallOutcome& o,
+              const std::byte* image, const std::byte* result);
   std::vector<std::unique_ptr<Member>> members_;
   std::vector<std::string> notes_;
 };
