@@ -17,6 +17,7 @@
 #include "judge/grading/reference_cache.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/grading/score.h"
+#include "judge/grading/inputs_ahead.h"
 #include "judge/grading/laid_case.h"
 #include "judge/grading/rivals.h"
 #include "judge/isolation/session.h"
@@ -324,16 +325,16 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     // HPCJUDGE_TRACE: a line per run, in ms, of where the run's wall time goes (the judge's, never the score's).
     const bool trace = tracing();
     struct {
-      double generate = 0, reference = 0, load = 0, rivals = 0, call = 0, check = 0;
+      double load = 0, rivals = 0, call = 0, check = 0;
     } steps;
+    // A GPU problem's next input set is made while this run's calls are in flight (judge/grading/inputs_ahead.h).
+    InputsAhead inputs(p, c, l, opt.seed, {.ahead = p.info().kind == Kind::GPU && !r.emulated, .spot = spot});
     for (int run = 0; loop.want_more(); ++run) {
       const uint32_t set = 2 + static_cast<uint32_t>(run);
       Stopwatch step;
-      p.generate(c, opt.seed, set, l.buffers());
-      steps.generate = step.lap();
-      Expected expected;
-      if (!spot) expected = p.reference(c, l.buffers());
-      steps.reference = step.lap();
+      InputsAhead::Set made = inputs.take(set);
+      const Expected& expected = made.expected;
+      step.lap();
       if (run == 0) {
         model = spot ? p.model(c) : p.model_of(c, expected);
         b.bytes = model.bytes;
@@ -386,9 +387,10 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
       b.wall.checks += phase.lap();
       steps.check = step.lap();
       if (trace)
-        std::fprintf(stderr, "trace run %s %d generate %.1f reference %.1f load %.1f rivals %.1f call %.1f check %.1f\n",
-                     c.name.c_str(), run, 1e3 * steps.generate, 1e3 * steps.reference, 1e3 * steps.load,
-                     1e3 * steps.rivals, 1e3 * steps.call, 1e3 * steps.check);
+        std::fprintf(stderr,
+                     "trace run %s %d generate %.1f reference %.1f wait %.1f load %.1f rivals %.1f call %.1f check %.1f\n",
+                     c.name.c_str(), run, 1e3 * made.generate_s, 1e3 * made.reference_s, 1e3 * made.waited_s,
+                     1e3 * steps.load, 1e3 * steps.rivals, 1e3 * steps.call, 1e3 * steps.check);
       if (ck.verdict == Verdict::AC && faster_than_hardware(o.interval_s, floor_s) && pk.remeasure())
         floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
       if (ck.verdict == Verdict::AC && faster_than_hardware(o.interval_s, floor_s)) {

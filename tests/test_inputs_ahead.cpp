@@ -1,0 +1,77 @@
+// Inputs made ahead (judge/grading/inputs_ahead.h): the input set a timed run takes from the maker's thread is
+// the set generated in place, byte for byte, with the same reference answer, and the per-case inputs it read
+// stay as they were.
+#include <catch2/catch_test_macros.hpp>
+#include <cstring>
+#include <vector>
+
+#include "harness/arena.h"
+#include "harness/problem.h"
+#include "judge/grading/inputs_ahead.h"
+
+using namespace hpcjudge;
+
+namespace {
+
+// The case laid out in `image` (no session: the per-case inputs generated, nothing else filled).
+LaidCase lay_out_in(const Problem& p, const Case& c, std::vector<std::byte>& image) {
+  LaidCase l{.sig = p.signature(c)};
+  l.layout = ArenaLayout::plan(l.sig.buffers);
+  image.assign(l.layout.total, std::byte{0x5A});
+  for (size_t i = 0; i < l.sig.buffers.size(); ++i) l.views.push_back({&l.sig.buffers[i], image.data() + l.layout.offset[i]});
+  p.generate_case(c, 7, l.buffers());
+  return l;
+}
+
+bool same(const Expected& a, const Expected& b) {
+  if (a.outputs.size() != b.outputs.size() || a.ret != b.ret) return false;
+  for (size_t k = 0; k < a.outputs.size(); ++k) {
+    const ExpectedOutput &x = a.outputs[k], &y = b.outputs[k];
+    if (x.exact.size() != y.exact.size() || !std::equal(x.exact.begin(), x.exact.end(), y.exact.begin())) return false;
+    if (x.values.size() != y.values.size() || !std::equal(x.values.begin(), x.values.end(), y.values.begin()))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("a timed run's input set made ahead is the one made in place, with its reference") {
+  // A per-case graph with a per-call source; per-call arrays; per-call runs and their lengths.
+  for (const char* slug : {"bfs", "prefix-sum", "rle-decompress", "softmax-gpu"}) {
+    const Problem* p = Registry::find(slug);
+    REQUIRE(p);
+    const std::vector<Case> tests = p->tests();
+    const Case& c = tests[tests.size() / 2];
+    INFO(slug << " " << c.name);
+    std::vector<std::byte> ahead_image, here_image;
+    const LaidCase ahead = lay_out_in(*p, c, ahead_image), here = lay_out_in(*p, c, here_image);
+    const std::vector<std::byte> before = ahead_image;
+    InputsAhead made_ahead(*p, c, ahead, 7, {.ahead = true}), made_here(*p, c, here, 7, {.ahead = false});
+    for (uint32_t set = 2; set < 6; ++set) {
+      INFO("input set " << set);
+      const InputsAhead::Set a = made_ahead.take(set), h = made_here.take(set);
+      CHECK(ahead_image == here_image);
+      CHECK(same(a.expected, h.expected));
+      CHECK(h.waited_s == 0);
+    }
+    for (size_t i = 0; i < ahead.sig.buffers.size(); ++i)
+      if (ahead.sig.buffers[i].per_case)
+        CHECK(std::memcmp(ahead_image.data() + ahead.layout.offset[i], before.data() + ahead.layout.offset[i],
+                          ahead.sig.buffers[i].bytes()) == 0);
+  }
+}
+
+TEST_CASE("a set made ahead that no run takes never reaches the image, and its maker is awaited") {
+  const Problem* p = Registry::find("prefix-sum");
+  REQUIRE(p);
+  const Case c = p->benchmarks().front();  // 2^24 elements: still in the making when the object ends
+  std::vector<std::byte> image, taken;
+  const LaidCase l = lay_out_in(*p, c, image);
+  {
+    InputsAhead made(*p, c, l, 7, {.ahead = true});
+    (void)made.take(2);  // set 3 is started on the maker's thread, then the loop ends
+    taken = image;
+  }
+  CHECK(image == taken);  // set 2's inputs, as taken: set 3 was made in the maker's own memory
+}
