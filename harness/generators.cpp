@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "philox.h"
@@ -120,6 +121,14 @@ void byte_runs(std::span<uint8_t> out, uint64_t seed, uint32_t stream, double me
                std::span<const uint8_t> alphabet) {
   // A new run where the top 24 bits fall below 2^24 / mean.
   const auto threshold = static_cast<uint32_t>(16777216.0 / (mean < 1 ? 1 : mean));
+  if (alphabet.empty()) {  // pick() for 256 values without a branch: at a mean of 1.5 one would miss a third
+    chain_bytes(out, seed, stream, [&](uint32_t b, int prev) {
+      const uint32_t k0 = b & 255, k1 = (k0 + 1 + (b >> 16) % 255) & 255;
+      const int k = static_cast<int>(k0) == prev ? static_cast<int>(k1) : static_cast<int>(k0);
+      return prev < 0 || (b >> 8) < threshold ? k : prev;
+    });
+    return;
+  }
   chain_bytes(out, seed, stream, [&](uint32_t b, int prev) {
     return prev < 0 || (b >> 8) < threshold ? static_cast<int>(pick(b, prev, alphabet)) : prev;
   });
@@ -130,6 +139,24 @@ void random_bytes(std::span<uint8_t> out, uint64_t seed, uint32_t stream) {
   for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(bits(i) >> 24);
 }
 
+namespace {
+
+// How many of the `needed` cuts left fall among the next `n` of the `remaining` gaps: the hypergeometric
+// distribution's mean and spread, drawn as a normal (a sum of four uniforms, in exact arithmetic, so every
+// machine draws the same count), within what the other gaps can still take.
+uint64_t cuts_in_block(uint64_t n, uint64_t needed, uint64_t remaining, const Philox4x32& r) {
+  const uint64_t lo = needed > remaining - n ? needed - (remaining - n) : 0, hi = std::min(n, needed);
+  if (lo == hi) return lo;
+  const double p = static_cast<double>(needed) / static_cast<double>(remaining);
+  const double var = static_cast<double>(n) * p * (1 - p) * static_cast<double>(remaining - n) /
+                     static_cast<double>(remaining - 1);
+  const double z = (unit(r.v[0]) + unit(r.v[1]) + unit(r.v[2]) + unit(r.v[3]) - 2.0) * 1.7320508075688772;
+  const double k = std::round(static_cast<double>(n) * p + std::sqrt(var) * z);
+  return std::clamp(k < 0 ? uint64_t{0} : static_cast<uint64_t>(k), lo, hi);
+}
+
+}  // namespace
+
 void run_lengths(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uint32_t stream) {
   if (lengths.empty()) return;
   // Knuth's selection sampling: gap g (between byte g and g + 1) is a cut with
@@ -137,9 +164,10 @@ void run_lengths(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uin
   // depends on the cuts before it, so the walk is serial; its random bits are
   // not: they are made on every core a block ahead of it, and the walk has no
   // branch to mispredict (a cut is about as likely as not at a mean of 1.5).
-  uint64_t needed = lengths.size() - 1, run = 0, length = 1;
   const uint64_t gaps = total > 0 ? total - 1 : 0;
   constexpr uint64_t kBlock = uint64_t{1} << 20;  // gaps a block, a multiple of 4
+  if (gaps > kParallelGaps && gaps < (uint64_t{1} << 32)) return run_lengths_by_blocks(lengths, total, seed, stream);
+  uint64_t needed = lengths.size() - 1, run = 0, length = 1;
   std::vector<uint32_t> bits(static_cast<size_t>(std::min(gaps, kBlock)));
   for (uint64_t from = 0; from < gaps && needed > 0; from += kBlock) {
     const uint64_t n = std::min(kBlock, gaps - from);
@@ -159,6 +187,54 @@ void run_lengths(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uin
   lengths[run] = static_cast<uint32_t>(total - used);
 }
 
+void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uint32_t stream) {
+  if (lengths.empty()) return;
+  const uint64_t gaps = total > 0 ? total - 1 : 0, cuts = lengths.size() - 1;
+  if (gaps >= (uint64_t{1} << 32)) throw std::invalid_argument("run_lengths_by_blocks: 2^32 bytes or more");
+  constexpr uint64_t kBlock = uint64_t{1} << 20;  // gaps a block, a multiple of 4
+  const uint64_t blocks = (gaps + kBlock - 1) / kBlock;
+  // Each block's share of the cuts, block by block (a counter of the stream past any gap's bits).
+  std::vector<uint64_t> first(blocks + 1, 0);  // the index of each block's first cut
+  for (uint64_t b = 0, needed = cuts, remaining = gaps; b < blocks; ++b) {
+    const uint64_t n = std::min(kBlock, gaps - b * kBlock);
+    const uint64_t k = cuts_in_block(n, needed, remaining, philox_bits(seed, stream, (uint64_t{1} << 62) + b));
+    first[b + 1] = first[b] + k;
+    needed -= k;
+    remaining -= n;
+  }
+  // Within each block, on every core: its cuts among its gaps by selection sampling, each cut's gap written
+  // where its run's length goes.
+#pragma omp parallel
+  {
+    std::vector<uint32_t> cut(kBlock + 4);  // this block's cut gaps, written whether kept or not (no branch)
+#pragma omp for schedule(dynamic, 1)
+    for (uint64_t b = 0; b < blocks; ++b) {
+      const uint64_t from = b * kBlock, n = std::min(kBlock, gaps - from), k = first[b + 1] - first[b];
+      uint64_t needed = k, at = 0;
+      for (uint64_t q = 0; 4 * q < n && needed > 0; ++q) {
+        const Philox4x32 r = philox_bits(seed, stream, from / 4 + q);  // the gaps' bits, as for_each_bits's
+        for (uint64_t j = 0; j < 4 && 4 * q + j < n; ++j) {
+          const uint64_t i = 4 * q + j, keep = static_cast<uint64_t>(r.v[j]) * (n - i) < (needed << 32);
+          cut[at] = static_cast<uint32_t>(from + i);
+          at += keep;
+          needed -= keep;
+        }
+      }
+      std::copy(cut.begin(), cut.begin() + static_cast<int64_t>(k), lengths.begin() + static_cast<int64_t>(first[b]));
+    }
+  }
+  // Gaps to lengths: a run ends at its cut's gap and starts after the cut before (the first at byte 0).
+  std::vector<int64_t> before(blocks, -1);  // the gap of the cut before each block's first
+  for (uint64_t b = 1; b < blocks; ++b) before[b] = first[b] > 0 ? int64_t{lengths[first[b] - 1]} : -1;
+  const int64_t last = cuts > 0 ? int64_t{lengths[cuts - 1]} : -1;
+#pragma omp parallel for schedule(static)
+  for (uint64_t b = 0; b < blocks; ++b) {
+    for (uint64_t i = first[b + 1]; i-- > first[b] + 1;) lengths[i] -= lengths[i - 1];
+    if (first[b + 1] > first[b]) lengths[first[b]] = static_cast<uint32_t>(int64_t{lengths[first[b]]} - before[b]);
+  }
+  lengths[cuts] = static_cast<uint32_t>(static_cast<int64_t>(gaps) - last);
+}
+
 void run_bytes(std::span<uint8_t> bytes, uint64_t seed, uint32_t stream, std::span<const uint8_t> alphabet) {
   chain_bytes(bytes, seed, stream, [&](uint32_t b, int prev) { return static_cast<int>(pick(b, prev, alphabet)); });
 }
@@ -166,28 +242,44 @@ void run_bytes(std::span<uint8_t> bytes, uint64_t seed, uint32_t stream, std::sp
 void bitmap(std::span<uint8_t> out, int64_t width, uint64_t seed, uint32_t stream) {
   const auto n = static_cast<int64_t>(out.size());
   const int64_t height = width > 0 ? n / width : 0;
-  std::fill(out.begin(), out.end(), uint8_t{0});
   const uint8_t palette[] = {0x00, 0xFF, 0x80, 0x3C, 0xC3, 0x11};
-  // About 48 shapes, each up to a quarter of the width across.
+  // About 48 shapes, each up to a quarter of the width across, painted in order over a black background.
+  struct Shape {
+    int64_t cx, cy, size;
+    uint8_t colour;
+    bool disc;
+  };
+  std::vector<Shape> shapes;
   for (uint64_t s = 0; s < 48 && width > 0 && height > 0; ++s) {
     const Philox4x32 r = philox_bits(seed, stream, s);
-    const int64_t cx = r.v[0] % width, cy = r.v[1] % height;
-    const int64_t size = 1 + r.v[2] % std::max<int64_t>(1, width / 4);
-    const uint8_t colour = palette[1 + (r.v[3] >> 8) % 5];
-    const bool disc = r.v[3] & 1;
-    const int64_t y0 = std::max<int64_t>(0, cy - size), y1 = std::min(height, cy + size);
-    for (int64_t y = y0; y < y1; ++y) {
-      int64_t half = size;  // a rectangle's half width; a disc's at this row
-      if (disc) {
-        const int64_t dy = y - cy, r2 = size * size - dy * dy;
+    shapes.push_back({.cx = static_cast<int64_t>(r.v[0] % width),
+                      .cy = static_cast<int64_t>(r.v[1] % height),
+                      .size = 1 + static_cast<int64_t>(r.v[2] % std::max<int64_t>(1, width / 4)),
+                      .colour = palette[1 + (r.v[3] >> 8) % 5],
+                      .disc = (r.v[3] & 1) != 0});
+  }
+  // Row by row on every core: each row is the shapes that cross it, in order (the same picture as painting
+  // each shape whole, in order).
+  const int64_t rows = width > 0 ? (n + width - 1) / width : 0;
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+  for (int64_t y = 0; y < rows; ++y) {
+    const auto row = out.subspan(static_cast<size_t>(y * width), static_cast<size_t>(std::min(width, n - y * width)));
+    std::fill(row.begin(), row.end(), uint8_t{0});
+    if (y >= height) continue;  // a last, partial row stays black
+    for (const Shape& sh : shapes) {
+      if (y < sh.cy - sh.size || y >= sh.cy + sh.size) continue;
+      int64_t half = sh.size;  // a rectangle's half width; a disc's at this row
+      if (sh.disc) {
+        const int64_t dy = y - sh.cy, r2 = sh.size * sh.size - dy * dy;
         half = static_cast<int64_t>(std::sqrt(static_cast<double>(r2)));  // exact for r2 < 2^52
         while (half * half > r2) --half;
         while ((half + 1) * (half + 1) <= r2) ++half;
       }
-      const int64_t x0 = std::max<int64_t>(0, cx - half), x1 = std::min(width, cx + half);
-      if (x0 < x1) std::fill(out.begin() + y * width + x0, out.begin() + y * width + x1, colour);
+      const int64_t x0 = std::max<int64_t>(0, sh.cx - half), x1 = std::min(width, sh.cx + half);
+      if (x0 < x1) std::fill(row.begin() + x0, row.begin() + x1, sh.colour);
     }
   }
+  if (width <= 0) std::fill(out.begin(), out.end(), uint8_t{0});
 }
 
 void integers(std::span<int32_t> out, uint64_t seed, uint32_t stream, int32_t lo, int32_t hi) {
@@ -205,22 +297,23 @@ void ascending(std::span<int32_t> out, uint64_t seed, uint32_t stream, int64_t f
   // from the next word (words 0-1 and 2-3 of each Philox call: two gaps per call).
   const auto threshold = static_cast<uint32_t>(16777216.0 / (mean_run < 1 ? 1 : mean_run));
   const int64_t pairs = (n + 1) / 2;
-  // Pass 1: the gaps, and each chunk's sum; pass 2: the chunks scanned from their offsets.
-  constexpr int64_t kChunk = 1 << 16;
+  // Pass 1: each chunk's gaps and their sum, while the chunk is in cache; pass 2: the chunks scanned from
+  // their offsets.
+  constexpr int64_t kChunk = 1 << 16;  // even: a chunk holds whole pairs
   const int64_t chunks = (n + kChunk - 1) / kChunk;
   std::vector<int64_t> offset(static_cast<size_t>(chunks) + 1, 0);
 #pragma omp parallel for schedule(static) if (n > (1 << 16))
-  for (int64_t p = 0; p < pairs; ++p) {
-    const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(p));
-    for (int64_t k = 0; k < 2 && 2 * p + k < n; ++k) {
-      const bool step = (r.v[2 * k] >> 8) < threshold;
-      out[2 * p + k] = step ? static_cast<int32_t>(1 + below(r.v[2 * k + 1], max_gap)) : 0;
-    }
-  }
-#pragma omp parallel for schedule(static) if (n > (1 << 16))
   for (int64_t c = 0; c < chunks; ++c) {
     int64_t s = 0;
-    for (int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) s += out[i];
+    for (int64_t p = c * kChunk / 2; p < std::min(pairs, (c + 1) * kChunk / 2); ++p) {
+      const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(p));
+      for (int64_t k = 0; k < 2 && 2 * p + k < n; ++k) {
+        const bool step = (r.v[2 * k] >> 8) < threshold;
+        const int32_t gap = step ? static_cast<int32_t>(1 + below(r.v[2 * k + 1], max_gap)) : 0;
+        out[2 * p + k] = gap;
+        s += gap;
+      }
+    }
     offset[c + 1] = s;
   }
   offset[0] = first;

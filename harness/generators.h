@@ -38,7 +38,16 @@ void random_bytes(std::span<uint8_t> out, uint64_t seed, uint32_t stream);
 // Run lengths, each >= 1, summing to `total` (>= lengths.size()): the cuts are a
 // uniformly random subset of the total - 1 gaps (selection sampling), so the
 // lengths are close to geometric with mean total / lengths.size().
+// Past kParallelGaps gaps it is run_lengths_by_blocks (on every core), below it the one walk whose
+// lengths the tests pin.
 void run_lengths(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uint32_t stream);
+inline constexpr uint64_t kParallelGaps = uint64_t{1} << 24;
+
+// The same on every core, for under 2^32 bytes: the gaps in blocks of 2^20, each block's number of cuts
+// drawn in turn (the hypergeometric's mean and spread, as a normal, within what the gaps left can take),
+// then each block's cuts chosen by selection sampling among its gaps, all blocks at once. The lengths are
+// the same whatever the number of threads.
+void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uint32_t stream);
 
 // One byte per run, each different from the one before, from `alphabet` as in byte_runs.
 void run_bytes(std::span<uint8_t> bytes, uint64_t seed, uint32_t stream, std::span<const uint8_t> alphabet = {});

@@ -4,6 +4,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <algorithm>
 #include <cmath>
+#include <omp.h>
 #include <vector>
 
 #include "harness/generators.h"
@@ -108,6 +109,62 @@ TEST_CASE("run lengths give the pinned lengths, their bits made on every core ah
     for (uint32_t x : v) total += x;
     CHECK(total == p.total);
     CHECK(std::find(v.begin(), v.end(), 0u) == v.end());
+  }
+}
+
+TEST_CASE("run lengths cut by blocks on every core: exact count and total, none empty, the same on any thread count") {
+  // run_lengths takes this path past kParallelGaps gaps; here at sizes a test can afford, over several blocks.
+  struct Shape {
+    size_t runs;
+    uint64_t total;
+  };
+  for (const Shape& sh : {Shape{1, 5000000}, Shape{2, 5000000}, Shape{1000, 5000000}, Shape{3333333, 5000000},
+                          Shape{4999999, 5000000}, Shape{5000000, 5000000}, Shape{700000, 3145729}}) {
+    INFO(sh.runs << " runs of " << sh.total << " bytes");
+    std::vector<uint32_t> v(sh.runs), one(sh.runs);
+    gen::run_lengths_by_blocks(v, sh.total, 42, 9);
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    gen::run_lengths_by_blocks(one, sh.total, 42, 9);
+    omp_set_num_threads(threads);
+    CHECK(v == one);
+    uint64_t total = 0;
+    for (uint32_t x : v) total += x;
+    CHECK(total == sh.total);
+    CHECK(std::find(v.begin(), v.end(), 0u) == v.end());
+    // Each block of 2^20 gaps holds about its share of the cuts (within 6 of the hypergeometric's deviations).
+    const uint64_t gaps = sh.total - 1, cuts = sh.runs - 1, block = uint64_t{1} << 20;
+    std::vector<uint64_t> in_block((gaps + block - 1) / block, 0);
+    uint64_t at = 0;
+    for (size_t k = 0; k + 1 < v.size(); ++k) in_block[((at += v[k]) - 1) >> 20]++;  // run k's cut: its last byte's gap
+    for (size_t b = 0; b < in_block.size(); ++b) {
+      const double n = static_cast<double>(std::min(block, gaps - b * block)), p = double(cuts) / double(gaps);
+      const double sd = std::sqrt(n * p * (1 - p)) + 1;
+      INFO("block " << b << ": " << in_block[b] << " cuts, " << n * p << " expected");
+      CHECK(std::abs(static_cast<double>(in_block[b]) - n * p) < 6 * sd);
+    }
+  }
+  std::vector<uint32_t> a(1000), b(1000);
+  gen::run_lengths_by_blocks(a, 5000000, 42, 9);
+  gen::run_lengths_by_blocks(b, 5000000, 42, 10);
+  CHECK(a != b);
+}
+
+TEST_CASE("bitmap paints row by row the picture of its shapes painted whole, in order") {
+  // Pinned from the painter that filled each shape whole, one after the other, on one core.
+  struct Pin {
+    int64_t width, n;
+    uint64_t seed;
+    uint32_t stream;
+    uint64_t sum;
+  };
+  for (const Pin& p : {Pin{64, 3072, 7, 3, 0x3abf935edc1f942full}, Pin{1000, 700013, 42, 9, 0x1986ff22e3dc7d05ull},
+                       Pin{4096, 16777216, 1, 2, 0x0b19558185f6de2aull}, Pin{3, 10, 5, 5, 0x0d61d05027bfbb15ull},
+                       Pin{0, 17, 1, 1, 0x4dfa4cffd1f7979full}}) {
+    std::vector<uint8_t> v(static_cast<size_t>(p.n), 0xAB);
+    gen::bitmap(v, p.width, p.seed, p.stream);
+    INFO("width " << p.width << ", " << p.n << " bytes");
+    CHECK(gen::fnv1a(std::as_bytes(std::span(v))) == p.sum);
   }
 }
 
