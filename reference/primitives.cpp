@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "reference/ordered_sum.h"
+
 namespace hpcjudge::reference {
 
 namespace {
@@ -39,13 +41,16 @@ void inclusive_scan(std::span<const int32_t> x, std::span<int32_t> y) {
 
 Sum sum(std::span<const float> x) {
   const auto n = static_cast<int64_t>(x.size());
-  double s = 0, a = 0;
-#pragma omp parallel for schedule(static) reduction(+ : s, a) if (n > kParallel)
-  for (int64_t i = 0; i < n; ++i) {
-    s += x[i];
-    a += x[i] < 0 ? -static_cast<double>(x[i]) : x[i];
-  }
-  return {s, a};
+  return ordered_sum<Sum>(
+      n,
+      [&](Sum& acc, int64_t i) {
+        acc.sum += x[i];
+        acc.abs_sum += x[i] < 0 ? -static_cast<double>(x[i]) : x[i];
+      },
+      [](Sum& total, const Sum& part) {
+        total.sum += part.sum;
+        total.abs_sum += part.abs_sum;
+      });
 }
 
 int64_t co_rank(int64_t k, std::span<const int32_t> a, std::span<const int32_t> b) {

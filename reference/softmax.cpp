@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "reference/ordered_sum.h"
+
 namespace hpcjudge::reference {
 
 void softmax(std::span<const float> x, std::span<double> y) {
@@ -10,12 +12,13 @@ void softmax(std::span<const float> x, std::span<double> y) {
   double m = -std::numeric_limits<double>::infinity();
 #pragma omp parallel for reduction(max : m) if (n > (1 << 16))
   for (int64_t i = 0; i < n; ++i) m = std::max(m, static_cast<double>(x[i]));
-  double s = 0;
-#pragma omp parallel for reduction(+ : s) if (n > (1 << 16))
-  for (int64_t i = 0; i < n; ++i) {
-    y[i] = std::exp(static_cast<double>(x[i]) - m);
-    s += y[i];
-  }
+  const double s = ordered_sum<double>(
+      n,
+      [&](double& acc, int64_t i) {
+        y[i] = std::exp(static_cast<double>(x[i]) - m);
+        acc += y[i];
+      },
+      [](double& total, double part) { total += part; });
 #pragma omp parallel for if (n > (1 << 16))
   for (int64_t i = 0; i < n; ++i) y[i] /= s;
 }

@@ -1,10 +1,12 @@
 // The double-precision references against brute force on small sizes.
 #include <catch2/catch_test_macros.hpp>
 #include <cmath>
+#include <omp.h>
 #include <vector>
 
 #include "harness/generators.h"
 #include "reference/matmul.h"
+#include "reference/primitives.h"
 #include "reference/rle.h"
 #include "reference/softmax.h"
 
@@ -95,4 +97,25 @@ TEST_CASE("run-length reference: encoded and decoded in stretches on every core,
   std::vector<uint8_t> small(6), large(8);
   CHECK_THROWS(reference::rle_decode(bytes, lengths, small));
   CHECK_THROWS(reference::rle_decode(bytes, lengths, large));
+}
+
+TEST_CASE("floating-point references give the same bits on any number of threads, run after run") {
+  // An OpenMP reduction adds the threads' sums in the order they finish: softmax's reference gave two answers
+  // for one input set (reference/ordered_sum.h).
+  std::vector<float> x(3000017);
+  gen::uniform(x, 5, 1, -30, 30);
+  std::vector<double> first(x.size()), again(x.size());
+  reference::softmax(x, first);
+  const reference::Sum s1 = reference::sum(x);
+  const int threads = omp_get_max_threads();
+  for (int t : {1, 3, 16, 1, 16}) {
+    INFO(t << " threads");
+    omp_set_num_threads(t);
+    reference::softmax(x, again);
+    CHECK(again == first);
+    const reference::Sum s = reference::sum(x);
+    CHECK(s.sum == s1.sum);
+    CHECK(s.abs_sum == s1.abs_sum);
+  }
+  omp_set_num_threads(threads);
 }
