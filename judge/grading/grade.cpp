@@ -356,12 +356,13 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
             loop.drop_rival(k);
             continue;
           }
-          const auto t = rivals->call(k, p, c, run == 0 ? &against : nullptr, limit);
+          const auto t = rivals->call(k, p, c, run == 0 ? &against : nullptr, limit, &inputs);
           if (t) beside[k] = *t;
           else loop.drop_rival(k);
         }
       };
-      const CallOptions timed{.flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit};
+      const CallOptions timed{
+          .flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit, .quiet = &inputs};
       // Every runner's buffers loaded before any call of the run: the rivals' from the submission's, on a GPU
       // on the device (one upload), while no call has touched them yet.
       CallOutcome o = s.load(l.sig, l.layout, timed);

@@ -1,15 +1,80 @@
 #include "judge/grading/inputs_ahead.h"
 
+#include <dirent.h>
+#include <linux/futex.h>
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
 
 #include "harness/bytes.h"
 #include "harness/timing.h"
 
 namespace hpcjudge {
 
+namespace {
+
+// The pause: a futex word that holds 1 while paused, and a count of the handler's entries (a thread leaving
+// the handler of an earlier pause never counts for a later one). Process-wide, as signal handlers are; the
+// judge grades one case at a time, so one maker at most is paused at once.
+std::atomic<uint32_t> g_hold{0};
+std::atomic<uint64_t> g_arrived{0};
+
+int pause_signal() { return SIGRTMIN + 7; }
+
+void on_pause_signal(int) {
+  const int saved = errno;
+  g_arrived.fetch_add(1);
+  while (g_hold.load() == 1)
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_hold), FUTEX_WAIT_PRIVATE, 1, nullptr, nullptr, 0);
+  errno = saved;
+}
+
+void install_pause_handler() {
+  static const bool installed = [] {
+    struct sigaction sa {};
+    sa.sa_handler = on_pause_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    return sigaction(pause_signal(), &sa, nullptr) == 0;
+  }();
+  (void)installed;
+}
+
+// The threads of this process named `name` (/proc/self/task/*/comm).
+std::vector<pid_t> threads_named(const char* name) {
+  std::vector<pid_t> found;
+  DIR* d = opendir("/proc/self/task");
+  if (!d) return found;
+  while (const dirent* e = readdir(d)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    char path[300], comm[32] = {};
+    std::snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+    if (FILE* f = std::fopen(path, "r")) {
+      if (std::fgets(comm, sizeof comm, f)) {
+        comm[std::strcspn(comm, "\n")] = '\0';
+        if (std::strcmp(comm, name) == 0) found.push_back(static_cast<pid_t>(std::atoi(e->d_name)));
+      }
+      std::fclose(f);
+    }
+  }
+  closedir(d);
+  return found;
+}
+
+}  // namespace
+
 InputsAhead::InputsAhead(const Problem& p, const Case& c, const LaidCase& l, uint64_t seed, Options opt)
     : p_(p), c_(c), l_(l), seed_(seed), opt_(opt) {
   if (!opt_.ahead) return;
+  install_pause_handler();
   for (size_t i = 0; i < l_.sig.buffers.size(); ++i)
     if (l_.sig.buffers[i].role == Role::In && !l_.sig.buffers[i].per_case) per_call_.push_back(i);
   // Pages of the staging copy are touched only where a per-call input lies (the rest is never faulted in).
@@ -19,6 +84,7 @@ InputsAhead::InputsAhead(const Problem& p, const Case& c, const LaidCase& l, uin
 
 InputsAhead::~InputsAhead() {
   if (!maker_.joinable()) return;
+  resume();
   {
     std::lock_guard lock(m_);
     quit_ = true;
@@ -40,6 +106,7 @@ void InputsAhead::work() {
   // thread starts for the generator and the reference: they run only on CPUs nothing else wants.
   const sched_param idle{.sched_priority = 0};
   sched_setscheduler(0, SCHED_IDLE, &idle);
+  pthread_setname_np(pthread_self(), kThreadName);  // inherited too: how pause() finds the team
   // The staging copy's view: the per-call inputs there, every other buffer the image's (the per-case inputs
   // the generator and the reference read; nothing here writes them).
   std::vector<BufferView> views = l_.views;
@@ -95,6 +162,30 @@ InputsAhead::Set InputsAhead::take(uint32_t set) {
     cv_.notify_all();
   }
   return std::move(*got);
+}
+
+}  // namespace hpcjudge
+
+namespace hpcjudge {
+
+void InputsAhead::pause() {
+  if (!maker_.joinable() || paused_) return;
+  paused_ = true;
+  const uint64_t before = g_arrived.load();
+  g_hold.store(1);
+  uint64_t sent = 0;
+  for (pid_t tid : threads_named(kThreadName))
+    if (syscall(SYS_tgkill, getpid(), tid, pause_signal()) == 0) ++sent;
+  // Until each signalled thread is in the handler: one in the kernel (a page fault) takes it on its way out.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  while (g_arrived.load() < before + sent && std::chrono::steady_clock::now() < give_up) sched_yield();
+}
+
+void InputsAhead::resume() {
+  if (!paused_) return;
+  paused_ = false;
+  g_hold.store(0);
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_hold), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
 }
 
 }  // namespace hpcjudge

@@ -144,7 +144,8 @@ void Rivals::load(const Case& c, const LaidCase& sub, const Session& loaded, dou
   }
 }
 
-std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, const Against* check, double limit) {
+std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, const Against* check, double limit,
+                                   BackgroundWork* quiet) {
   Member& m = *members_[k];
   if (!m.failure.empty() || !m.laid || !m.loaded) return std::nullopt;
   m.loaded = false;
@@ -155,7 +156,8 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
                                          .timeout_s = limit,
                                          .device_memory_limit = l.device_memory_limit,
                                          .loaded = true,
-                                         .read_back = check != nullptr && !later});
+                                         .read_back = check != nullptr && !later,
+                                         .quiet = quiet});
   if (auto bad = failed_call(o)) {
     withdraw(m, c, bad->verdict, bad->message);
     return std::nullopt;

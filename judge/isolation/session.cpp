@@ -649,6 +649,8 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   CallOutcome o;
   const std::vector<protocol::CallArg> args = call_args(sig, layout);
   const JudgeDevice::Spans scratch = scratch_spans(sig, layout);
+  std::optional<Paused> quiet;  // the judge's background work, off the CPUs from the flush to the reply
+  if (opt.flush) quiet.emplace(opt.quiet);
   Stopwatch copy;
   // The runner's own buffers (mode runner) are flushed by the runner as it uploads.
   if (opt.flush && (device_ || host_arena())) flush_caches();
@@ -659,6 +661,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   q.args = args;
   q.device_memory_limit = opt.device_memory_limit;
   const Exchange x = exchange(q, opt.timeout_s, opt.setup ? "setup()" : "solve()", o);
+  quiet.reset();
   if (!x.reply) return o;
   o.interval_s = seconds_between(x.sent, x.end);
   o.seconds = std::max(0.0, o.interval_s - round_trip(opt.flush).subtracted_s);

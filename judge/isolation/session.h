@@ -24,6 +24,7 @@
 #include "harness/problem.h"
 #include "harness/protocol.h"
 #include "harness/timing.h"
+#include "judge/isolation/background.h"
 #include "judge/isolation/device_buffers.h"
 #include "judge/isolation/family.h"
 #include "judge/isolation/process.h"
@@ -63,6 +64,7 @@ struct CallOptions {
   size_t device_memory_limit = 0;  // GPU: what solve() may hold allocated itself (0: none)
   bool loaded = false;             // load() or load_from() put this call's buffers in place already
   bool read_back = true;           // the buffers read back after the call (a rival's unchecked call needs none)
+  BackgroundWork* quiet = nullptr;  // a timed call: paused from the flush to the reply (judge/isolation/background.h)
 };
 
 // The channel's round trip on one runner, measured before its submission was loaded.
