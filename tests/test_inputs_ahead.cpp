@@ -114,12 +114,16 @@ TEST_CASE("paused, none of the maker's threads runs; resumed, it makes the same 
   const uint64_t t0 = cpu_ns_of_threads_named(name);
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   const uint64_t t1 = cpu_ns_of_threads_named(name);
+  const auto pausing = std::chrono::steady_clock::now();
   made_ahead.pause();
+  const double pause_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pausing).count();
   const uint64_t t2 = cpu_ns_of_threads_named(name);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const uint64_t t3 = cpu_ns_of_threads_named(name);
   made_ahead.resume();
-  INFO("ns on a CPU: " << t1 - t0 << " before the pause, " << t3 - t2 << " while paused");
+  INFO("ns on a CPU: " << t1 - t0 << " before the pause, " << t3 - t2 << " while paused; pause() took " << pause_ms
+                       << " ms");
+  CHECK(pause_ms < 50);  // every thread reached, none left to the bound
   CHECK(t1 > t0);   // it was working
   CHECK(t3 == t2);  // and did not run at all while paused
   const InputsAhead::Set a = made_ahead.take(3);

@@ -177,8 +177,11 @@ void InputsAhead::pause() {
   for (pid_t tid : threads_named(kThreadName))
     if (syscall(SYS_tgkill, getpid(), tid, pause_signal()) == 0) ++sent;
   // Until each signalled thread is in the handler: one in the kernel (a page fault) takes it on its way out.
+  // Asleep meanwhile, not yielding: a woken SCHED_IDLE thread whose CPU this thread held waited for the load
+  // balancer (25 ms a pause on the H200, a timed rival call 2 -> 55 ms in trace run).
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
-  while (g_arrived.load() < before + sent && std::chrono::steady_clock::now() < give_up) sched_yield();
+  const timespec nap{.tv_sec = 0, .tv_nsec = 20000};
+  while (g_arrived.load() < before + sent && std::chrono::steady_clock::now() < give_up) nanosleep(&nap, nullptr);
 }
 
 void InputsAhead::resume() {
