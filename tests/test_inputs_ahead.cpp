@@ -1,11 +1,13 @@
 // Inputs made ahead (judge/grading/inputs_ahead.h): the input set a timed run takes from the maker's thread is
 // the set generated in place, byte for byte, with the same reference answer, and the per-case inputs it read
-// stay as they were.
+// stay as they were. Per-case inputs kept on disk (judge/grading/case_inputs_cache.h) are the ones generated.
 #include <catch2/catch_test_macros.hpp>
 #include <dirent.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -13,6 +15,7 @@
 
 #include "harness/arena.h"
 #include "harness/problem.h"
+#include "judge/grading/case_inputs_cache.h"
 #include "judge/grading/inputs_ahead.h"
 
 using namespace hpcjudge;
@@ -131,4 +134,50 @@ TEST_CASE("paused, none of the maker's threads runs; resumed, it makes the same 
   const InputsAhead::Set h = made_here.take(3);
   CHECK(ahead_image == here_image);
   CHECK(same(a.expected, h.expected));
+}
+
+TEST_CASE("per-case inputs slow to generate are read back from the cache as they were generated") {
+  // bfs's uniform-1M graph; stored whatever it took (worth_s 0). judge/grading/case_inputs_cache.h
+  const Problem* p = Registry::find("bfs");
+  REQUIRE(p);
+  Case c;
+  for (const Case& t : p->tests())
+    if (t.name == "uniform-1M") c = t;
+  REQUIRE(c.name == "uniform-1M");
+  const std::filesystem::path cache = std::filesystem::temp_directory_path() / ("hpcjudge-inputs-" + std::to_string(getpid()));
+  std::vector<std::byte> made_image, cached_image, other_image;
+  const LaidCase made = lay_out_in(*p, c, made_image);  // generate_case, no cache
+  const LaidCase first = lay_out_in(*p, c, cached_image);
+  std::fill(cached_image.begin(), cached_image.end(), std::byte{0x5A});
+  generate_case_inputs(*p, c, 7, first.buffers(), cache, 0);  // generated and stored
+  CHECK(cached_image == made_image);
+  size_t files = 0;
+  std::filesystem::path file;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(cache))
+    if (e.is_regular_file()) ++files, file = e.path();
+  REQUIRE(files == 1);
+  // Read back: the same bytes, and not generated (a marked file is served as it is).
+  std::fill(cached_image.begin(), cached_image.end(), std::byte{0x5A});
+  generate_case_inputs(*p, c, 7, first.buffers(), cache, 0);
+  CHECK(cached_image == made_image);
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(0);
+    f.put(static_cast<char>(0x7F));
+  }
+  generate_case_inputs(*p, c, 7, first.buffers(), cache, 0);
+  CHECK(cached_image != made_image);  // served from the file, not generated again
+  // A file of another size is not read: the inputs are generated again, as they should be.
+  std::filesystem::resize_file(file, std::filesystem::file_size(file) - 4);
+  std::fill(cached_image.begin(), cached_image.end(), std::byte{0x5A});
+  generate_case_inputs(*p, c, 7, first.buffers(), cache, 0);
+  CHECK(cached_image == made_image);
+  // Another seed is another key.
+  const LaidCase other = lay_out_in(*p, c, other_image);
+  generate_case_inputs(*p, c, 8, other.buffers(), cache, 0);
+  files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(cache))
+    if (e.is_regular_file()) ++files;
+  CHECK(files == 2);
+  std::filesystem::remove_all(cache);
 }

@@ -54,7 +54,7 @@ size_t host_memory_limit(const Problem& p) {
 TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
                     const Paths& paths, Session& s, bool emulated) {
   Stopwatch step;
-  LaidCase l = lay_out(p, c, s, opt.seed);
+  LaidCase l = lay_out(p, c, s, {.seed = opt.seed, .inputs_cache = paths.cache});
   const double laid = step.lap();
   if (l.failure) return {name, c.size_string(), l.failure->verdict, 0, l.failure->message, 0, 0, std::nullopt};
   p.generate(c, opt.seed, set, l.buffers());
@@ -180,7 +180,7 @@ std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs:
   if (auto bad = failed_call(s.start(kSlow))) failure = bad->message;
   for (const Case& c : tests) {
     if (!failure.empty()) break;
-    LaidCase l = lay_out(p, c, s, opt.seed);
+    LaidCase l = lay_out(p, c, s, {.seed = opt.seed, .inputs_cache = paths.cache});
     if (l.failure) break;  // the functional tests report it
     p.generate(c, opt.seed, 0, l.buffers());
     prepare(l, s.image());
@@ -277,8 +277,8 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
   return std::string(why);
 }
 
-void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, PeaksInUse& pk, Session& s,
-               Rivals* rivals, Report& r, Listener& listener) {
+void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, const MachineInfo& m, PeaksInUse& pk,
+               Session& s, Rivals* rivals, Report& r, Listener& listener) {
   std::vector<Case> cases;
   for (const Case& c : p.benchmarks())
     if (c.min_cores <= m.cores && (opt.only_case.empty() || c.name == opt.only_case)) cases.push_back(c);
@@ -288,7 +288,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const MachineInfo& m, 
     listener.bench_start(c);
     Stopwatch total, phase;
     BenchResult b;
-    LaidCase l = lay_out(p, c, s, opt.seed);
+    LaidCase l = lay_out(p, c, s, {.seed = opt.seed, .inputs_cache = paths.cache});
     if (l.failure) {
       set_verdict(r, l.failure->verdict, "performance case " + c.name, l.failure->message);
       return;
@@ -617,7 +617,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                               listener);
         }
         wall["peaks_and_rivals"] = phase.lap();  // the machine's peaks, the references compiled and started
-        run_bench(p, opt, r.machine, peaks, timed, rivals.get(), r, listener);
+        run_bench(p, opt, paths, r.machine, peaks, timed, rivals.get(), r, listener);
         wall["performance"] = phase.lap();
         if (rivals) r.timing["side_by_side"] = rivals->notes();
         if (gpu) r.machine.gpu["sensors_after_bench"] = timed.sensors();

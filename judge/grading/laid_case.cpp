@@ -4,6 +4,7 @@
 
 #include "harness/bytes.h"
 #include "harness/verify.h"
+#include "judge/grading/case_inputs_cache.h"
 
 namespace hpcjudge {
 
@@ -86,7 +87,7 @@ std::optional<Checked> call_setup(const Problem& p, LaidCase& l, Session& s) {
 
 }  // namespace
 
-LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed, const LaidCase* same_inputs) {
+LaidCase lay_out(const Problem& p, const Case& c, Session& s, const LayOut& how) {
   LaidCase l{.sig = p.signature(c)};
   l.failure = size_workspace(p, l.sig, s);
   if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
@@ -94,8 +95,8 @@ LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed, con
   s.reserve(l.layout.total);
   for (size_t i = 0; i < l.sig.buffers.size(); ++i) l.views.push_back({&l.sig.buffers[i], s.image() + l.layout.offset[i]});
   if (l.failure) return l;
-  if (same_inputs) copy_inputs(*same_inputs, l, true);
-  else p.generate_case(c, seed, l.buffers());
+  if (how.same_inputs) copy_inputs(*how.same_inputs, l, true);
+  else generate_case_inputs(p, c, how.seed, l.buffers(), how.inputs_cache);
   if (l.sig.has_setup()) l.failure = call_setup(p, l, s);
   return l;
 }

@@ -8,6 +8,7 @@
 // after it (Session::result()); check_call compares what came back with the
 // image (guards, inputs) and the reference (outputs).
 #pragma once
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,16 +44,22 @@ struct LaidCase {
   Buffers buffers_at(const std::byte* base) const;
 };
 
+struct LayOut {
+  uint64_t seed = 0;                      // of the per-case inputs
+  const LaidCase* same_inputs = nullptr;  // the same case laid out for another session: its inputs copied
+  std::filesystem::path inputs_cache;     // where slow per-case inputs are kept (case_inputs_cache.h); "": none
+};
+
 // Sizes the workspace (asking the submission's workspace_size(), untimed), plans
 // the arena and makes room for it in the session, and generates the case's
-// per-case inputs from `seed`, or copies them from `same_inputs`, the same case
-// laid out for another session (a rival beside the submission: generating a
-// case's matrix or graph again would cost as much as the first time). Where the
+// per-case inputs from `how.seed` (or reads them from the inputs cache), or copies them from
+// `how.same_inputs`, the same case laid out for another session (a rival beside the submission:
+// generating a case's matrix or graph again would cost as much as the first time). Where the
 // signature has a setup(), calls it (untimed, under the problem's setup limit)
 // with the per-call inputs still sentinels, and checks the guard zones and
 // inputs after it: a crash or a write past a buffer is RE, its time limit TLE,
 // the failure is in `failure`.
-LaidCase lay_out(const Problem& p, const Case& c, Session& s, uint64_t seed, const LaidCase* same_inputs = nullptr);
+LaidCase lay_out(const Problem& p, const Case& c, Session& s, const LayOut& how);
 
 // Copies the inputs of `from` into the same buffers of `to`, the same case laid
 // out for another session (whose workspace may place the buffers elsewhere):

@@ -1,0 +1,73 @@
+#include "judge/grading/case_inputs_cache.h"
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "harness/generators.h"
+#include "harness/timing.h"
+#include "judge/paths.h"
+#include "judge/versions.h"
+
+namespace hpcjudge {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path cache_file(const Problem& p, const Case& c, uint64_t seed, const Buffers& bufs, const fs::path& cache) {
+  std::string key = std::string(judge_version()) + '\0' + problem_version(p.info().slug) + '\0' + c.name + '\0' +
+                    c.size_string() + '\0' + c.gen + '\0' + std::to_string(seed);
+  for (const BufferView& v : bufs.all())
+    if (v.spec->role == Role::In && v.spec->per_case) key += '\0' + v.spec->name + ':' + std::to_string(v.spec->bytes());
+  return cache / "inputs" / p.info().slug / (hex_key(gen::fnv1a(std::as_bytes(std::span(key.data(), key.size())))) + ".bin");
+}
+
+size_t per_case_bytes(const Buffers& bufs) {
+  size_t n = 0;
+  for (const BufferView& v : bufs.all())
+    if (v.spec->role == Role::In && v.spec->per_case) n += v.spec->bytes();
+  return n;
+}
+
+bool load(const fs::path& f, const Buffers& bufs) {
+  std::error_code ec;
+  if (fs::file_size(f, ec) != per_case_bytes(bufs) || ec) return false;
+  std::ifstream in(f, std::ios::binary);
+  for (const BufferView& v : bufs.all())
+    if (v.spec->role == Role::In && v.spec->per_case)
+      in.read(reinterpret_cast<char*>(v.data), static_cast<std::streamsize>(v.spec->bytes()));
+  return static_cast<bool>(in);
+}
+
+void store(const fs::path& f, const Buffers& bufs) {
+  std::error_code ec;
+  fs::create_directories(f.parent_path(), ec);
+  const fs::path tmp = f.string() + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    for (const BufferView& v : bufs.all())
+      if (v.spec->role == Role::In && v.spec->per_case)
+        out.write(reinterpret_cast<const char*>(v.data), static_cast<std::streamsize>(v.spec->bytes()));
+    if (!out) {
+      fs::remove(tmp, ec);
+      return;  // a full disk costs the cache, never the verdict
+    }
+  }
+  fs::rename(tmp, f, ec);
+  if (ec) fs::remove(tmp, ec);
+}
+
+}  // namespace
+
+void generate_case_inputs(const Problem& p, const Case& c, uint64_t seed, const Buffers& bufs, const fs::path& cache,
+                          double worth_s) {
+  if (cache.empty() || per_case_bytes(bufs) == 0) return p.generate_case(c, seed, bufs);
+  const fs::path f = cache_file(p, c, seed, bufs, cache);
+  if (load(f, bufs)) return;
+  Stopwatch took;
+  p.generate_case(c, seed, bufs);
+  if (took.elapsed() >= worth_s) store(f, bufs);
+}
+
+}  // namespace hpcjudge
