@@ -57,8 +57,9 @@ class InputsAhead final : public BackgroundWork {
   // Input set `set` in the image's buffers, and its reference; with opt.ahead, then starts on set + 1.
   // What the generator or the reference threw is thrown here.
   Set take(uint32_t set);
-  // Every thread of the maker's asleep in a signal handler, within 50 ms (else it goes on regardless); with
-  // opt.ahead false, nothing to do.
+  // Every thread of the maker's asleep in a signal handler, within 50 ms (else it goes on regardless: a
+  // signalled thread still waiting for a CPU, on a busy machine, runs nothing but the handler once it gets
+  // one); with opt.ahead false, nothing to do.
   void pause() override;
   void resume() override;
 
