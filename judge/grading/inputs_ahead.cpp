@@ -164,10 +164,6 @@ InputsAhead::Set InputsAhead::take(uint32_t set) {
   return std::move(*got);
 }
 
-}  // namespace hpcjudge
-
-namespace hpcjudge {
-
 void InputsAhead::pause() {
   if (!maker_.joinable() || paused_) return;
   paused_ = true;
