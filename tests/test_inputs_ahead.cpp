@@ -138,6 +138,37 @@ TEST_CASE("paused, none of the maker's threads runs; resumed, it makes the same 
   CHECK(same(a.expected, h.expected));
 }
 
+TEST_CASE("a pause right after a resume reaches every thread of the maker") {
+  // A rival's timed call follows the submission's at once: resume(), then pause() again within microseconds,
+  // before the threads let go have had a CPU. Each such pause must still hold every thread it signalled (it
+  // waited out its 50 ms bound on the H200 when a thread woken late went back to sleep uncounted).
+  const Problem* p = Registry::find("rle-decompress");
+  REQUIRE(p);
+  const Case c = p->benchmarks()[1];
+  std::vector<std::byte> image;
+  const LaidCase l = lay_out_in(*p, c, image);
+  InputsAhead made(*p, c, l, 7, {.ahead = true});
+  (void)made.take(2);  // set 3 is now in the making, on the maker's OpenMP team
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  int reached = 0;
+  uint64_t signalled = 0, held = 0;
+  for (int k = 0; k < 20; ++k) {
+    made.pause();
+    // However busy the machine, every signalled thread gets a CPU within seconds and is then held.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (made.held() < made.signalled() && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    signalled = made.signalled();
+    held = made.held();
+    if (held >= signalled && signalled > 0) ++reached;
+    made.resume();
+  }
+  INFO("pauses that held every signalled thread: " << reached << " of 20; the last held " << held << " of "
+                                                    << signalled);
+  CHECK(reached == 20);
+  (void)made.take(3);
+}
+
 TEST_CASE("per-case inputs slow to generate are read back from the cache as they were generated") {
   // bfs's uniform-1M graph; stored whatever it took (worth_s 0). judge/grading/case_inputs_cache.h
   const Problem* p = Registry::find("bfs");

@@ -21,19 +21,27 @@ namespace hpcjudge {
 
 namespace {
 
-// The pause: a futex word that holds 1 while paused, and a count of the handler's entries (a thread leaving
-// the handler of an earlier pause never counts for a later one). Process-wide, as signal handlers are; the
-// judge grades one case at a time, so one maker at most is paused at once.
-std::atomic<uint32_t> g_hold{0};
+// The pause: a futex word, odd while paused, that each pause() and each resume() steps by one, and a count of
+// the handler's entries while paused. A thread in the handler sleeps while the word is the one it found there,
+// so a resume() followed at once by the next pause() still lets it out, and the next pause's signal (pending
+// while it was in the handler) brings it back and counts it. (With a word that only held 1 while paused, a thread
+// woken by a resume() that had no CPU yet when the next pause() began found 1 again and slept on uncounted: on the
+// H200 every back-to-back pause, a rival's call right after the submission's, waited out its 50 ms bound.) A
+// signal that arrives once its pause is over is not counted and holds nothing. Process-wide, as signal handlers
+// are; the judge grades one case at a time, so one maker at most is paused at once.
+std::atomic<uint32_t> g_state{0};
 std::atomic<uint64_t> g_arrived{0};
 
 int pause_signal() { return SIGRTMIN + 7; }
 
 void on_pause_signal(int) {
   const int saved = errno;
-  g_arrived.fetch_add(1);
-  while (g_hold.load() == 1)
-    syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_hold), FUTEX_WAIT_PRIVATE, 1, nullptr, nullptr, 0);
+  const uint32_t found = g_state.load();
+  if (found % 2 == 1) {
+    g_arrived.fetch_add(1);
+    while (g_state.load() == found)
+      syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_state), FUTEX_WAIT_PRIVATE, found, nullptr, nullptr, 0);
+  }
   errno = saved;
 }
 
@@ -76,7 +84,7 @@ InputsAhead::InputsAhead(const Problem& p, const Case& c, const LaidCase& l, uin
   if (!opt_.ahead) return;
   install_pause_handler();
   for (size_t i = 0; i < l_.sig.buffers.size(); ++i)
-    if (l_.sig.buffers[i].role == Role::In && !l_.sig.buffers[i].per_case) per_call_.push_back(i);
+    if (l_.sig.buffers[i].call_input()) per_call_.push_back(i);
   // Pages of the staging copy are touched only where a per-call input lies (the rest is never faulted in).
   staging_ = std::make_unique_for_overwrite<std::byte[]>(l_.layout.total);
   maker_ = std::thread([this] { work(); });
@@ -167,24 +175,27 @@ InputsAhead::Set InputsAhead::take(uint32_t set) {
 void InputsAhead::pause() {
   if (!maker_.joinable() || paused_) return;
   paused_ = true;
-  const uint64_t before = g_arrived.load();
-  g_hold.store(1);
+  arrived_before_ = g_arrived.load();
+  g_state.fetch_add(1);  // odd: paused
   uint64_t sent = 0;
   for (pid_t tid : threads_named(kThreadName))
     if (syscall(SYS_tgkill, getpid(), tid, pause_signal()) == 0) ++sent;
+  signalled_ = sent;
   // Until each signalled thread is in the handler: one in the kernel (a page fault) takes it on its way out.
   // Asleep meanwhile, not yielding: a woken SCHED_IDLE thread whose CPU this thread held waited for the load
   // balancer (25 ms a pause on the H200, a timed rival call 2 -> 55 ms in trace run).
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
   const timespec nap{.tv_sec = 0, .tv_nsec = 20000};
-  while (g_arrived.load() < before + sent && std::chrono::steady_clock::now() < give_up) nanosleep(&nap, nullptr);
+  while (held() < sent && std::chrono::steady_clock::now() < give_up) nanosleep(&nap, nullptr);
 }
+
+uint64_t InputsAhead::held() const { return paused_ ? g_arrived.load() - arrived_before_ : 0; }
 
 void InputsAhead::resume() {
   if (!paused_) return;
   paused_ = false;
-  g_hold.store(0);
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_hold), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
+  g_state.fetch_add(1);  // even: running
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_state), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
 }
 
 }  // namespace hpcjudge

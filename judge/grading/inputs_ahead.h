@@ -62,6 +62,9 @@ class InputsAhead final : public BackgroundWork {
   // one); with opt.ahead false, nothing to do.
   void pause() override;
   void resume() override;
+  // While paused: the maker's threads the pause signalled, and those of them asleep in the handler so far.
+  uint64_t signalled() const { return paused_ ? signalled_ : 0; }
+  uint64_t held() const;
 
  private:
   void make(const Buffers& into, uint32_t set, Set& out) const;
@@ -84,6 +87,8 @@ class InputsAhead final : public BackgroundWork {
   bool quit_ = false;
   std::thread maker_;
   bool paused_ = false;
+  uint64_t arrived_before_ = 0;  // the handler's entries before this pause
+  uint64_t signalled_ = 0;
 };
 
 }  // namespace hpcjudge
