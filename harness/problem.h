@@ -64,6 +64,8 @@ struct BufferSpec {
   // before setup()); the other inputs are the call's own, fresh for every input set.
   bool per_case = false;
   size_t bytes() const { return count * dtype_size(type); }
+  bool case_input() const { return role == Role::In && per_case; }   // laid out once per case
+  bool call_input() const { return role == Role::In && !per_case; }  // fresh for every input set
 };
 
 // solve()'s arguments in order: each is a buffer (an index into buffers) or a scalar.

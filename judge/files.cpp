@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 namespace hpcjudge {
 
@@ -117,6 +118,26 @@ void write_file_atomically(const fs::path& file, const std::string& text) {
     unlink(part.c_str());
     throw FileRefused("cannot write " + file.string() + ": " + std::strerror(e));
   }
+}
+
+std::string write_aside(const fs::path& file, const std::function<void(std::ostream&)>& fill) {
+  std::error_code ec;
+  if (file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
+  const fs::path part = file.string() + ".part" + std::to_string(getpid());
+  std::string why;
+  {
+    std::ofstream out(part, std::ios::binary);
+    if (out) fill(out);
+    out.flush();
+    if (!out) why = errno ? std::strerror(errno) : "cannot write";
+  }
+  if (why.empty()) {
+    fs::rename(part, file, ec);
+    if (!ec) return "";
+    why = ec.message();
+  }
+  fs::remove(part, ec);
+  return why;
 }
 
 TempDir::TempDir() {

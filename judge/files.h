@@ -6,6 +6,8 @@
 // whole or not at all (written aside, then renamed over the target).
 #pragma once
 #include <filesystem>
+#include <functional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -42,5 +44,12 @@ void check_can_write(const std::filesystem::path& file);
 // Writes `text` to `file` atomically (a temporary file beside it, renamed over
 // it); throws FileRefused.
 void write_file_atomically(const std::filesystem::path& file, const std::string& text);
+
+// Writes `file` whole or not at all, never throwing: `fill` writes a file beside
+// it (its folder made first if missing), which is then renamed over it, so a
+// reader, another judge at work too, finds the old file or the new one. Returns
+// "" or why not (the file beside removed). For caches and the local report,
+// where a full disk costs that file, never the grade.
+std::string write_aside(const std::filesystem::path& file, const std::function<void(std::ostream&)>& fill);
 
 }  // namespace hpcjudge

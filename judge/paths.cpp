@@ -8,6 +8,7 @@
 #include <span>
 
 #include "harness/generators.h"
+#include "judge/files.h"
 
 namespace hpcjudge {
 
@@ -44,13 +45,7 @@ std::filesystem::path Paths::machine_cache_file(const std::string& name, const s
 }
 
 void write_cache_file(const std::filesystem::path& file, const std::string& text) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
-  const fs::path part = file.string() + ".part" + std::to_string(getpid());
-  std::ofstream(part) << text;
-  fs::rename(part, file, ec);
-  if (ec) fs::remove(part, ec);
+  write_aside(file, [&](std::ostream& out) { out << text; });
 }
 
 }  // namespace hpcjudge

@@ -49,25 +49,10 @@ std::string fixed1(double v) {
 
 std::string save_local_report(const Paths& paths, const std::string& slug, const std::string& json_text) {
   const fs::path file = paths.reports / (slug + ".json");
+  // Aside first, then renamed over it: two judges at work at once never leave half a report.
+  const std::string why = write_aside(file, [&](std::ostream& out) { out << json_text; });
+  if (why.empty()) return "";
   std::error_code ec;
-  fs::create_directories(paths.reports, ec);
-  std::string why;
-  {
-    // Aside first, then renamed over it: two judges at work at once never leave half a report.
-    const fs::path part = file.string() + ".part" + std::to_string(getpid());
-    std::ofstream out(part);
-    out << json_text;
-    out.flush();
-    if (out) {
-      out.close();
-      fs::rename(part, file, ec);
-      if (!ec) return "";
-      why = ec.message();
-    } else {
-      why = std::strerror(errno);
-    }
-    fs::remove(part, ec);
-  }
   // The nearest folder that exists on the way to the file, and who owns it.
   fs::path owned = paths.reports;
   while (!fs::exists(owned, ec) && owned.has_parent_path() && owned != owned.parent_path()) owned = owned.parent_path();

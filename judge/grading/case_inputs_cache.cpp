@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "harness/generators.h"
+#include "judge/files.h"
 #include "harness/timing.h"
 #include "judge/paths.h"
 #include "judge/versions.h"
@@ -19,14 +20,14 @@ fs::path cache_file(const Problem& p, const Case& c, uint64_t seed, const Buffer
   std::string key = std::string(judge_version()) + '\0' + problem_version(p.info().slug) + '\0' + c.name + '\0' +
                     c.size_string() + '\0' + c.gen + '\0' + std::to_string(seed);
   for (const BufferView& v : bufs.all())
-    if (v.spec->role == Role::In && v.spec->per_case) key += '\0' + v.spec->name + ':' + std::to_string(v.spec->bytes());
+    if (v.spec->case_input()) key += '\0' + v.spec->name + ':' + std::to_string(v.spec->bytes());
   return cache / "inputs" / p.info().slug / (hex_key(gen::fnv1a(std::as_bytes(std::span(key.data(), key.size())))) + ".bin");
 }
 
 size_t per_case_bytes(const Buffers& bufs) {
   size_t n = 0;
   for (const BufferView& v : bufs.all())
-    if (v.spec->role == Role::In && v.spec->per_case) n += v.spec->bytes();
+    if (v.spec->case_input()) n += v.spec->bytes();
   return n;
 }
 
@@ -35,27 +36,18 @@ bool load(const fs::path& f, const Buffers& bufs) {
   if (fs::file_size(f, ec) != per_case_bytes(bufs) || ec) return false;
   std::ifstream in(f, std::ios::binary);
   for (const BufferView& v : bufs.all())
-    if (v.spec->role == Role::In && v.spec->per_case)
+    if (v.spec->case_input())
       in.read(reinterpret_cast<char*>(v.data), static_cast<std::streamsize>(v.spec->bytes()));
   return static_cast<bool>(in);
 }
 
+// Written aside and renamed (a full disk costs the cache, never the verdict).
 void store(const fs::path& f, const Buffers& bufs) {
-  std::error_code ec;
-  fs::create_directories(f.parent_path(), ec);
-  const fs::path tmp = f.string() + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
+  write_aside(f, [&](std::ostream& out) {
     for (const BufferView& v : bufs.all())
-      if (v.spec->role == Role::In && v.spec->per_case)
+      if (v.spec->case_input())
         out.write(reinterpret_cast<const char*>(v.data), static_cast<std::streamsize>(v.spec->bytes()));
-    if (!out) {
-      fs::remove(tmp, ec);
-      return;  // a full disk costs the cache, never the verdict
-    }
-  }
-  fs::rename(tmp, f, ec);
-  if (ec) fs::remove(tmp, ec);
+  });
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ std::optional<Checked> check_memory(const LaidCase& l, const std::byte* image, c
 // ones still their sentinels (no input set is in device memory yet).
 std::optional<Checked> call_setup(const Problem& p, LaidCase& l, Session& s) {
   for (const BufferView& v : l.views)
-    if (v.spec->role == Role::In && !v.spec->per_case) fill_sentinel(v);
+    if (v.spec->call_input()) fill_sentinel(v);
   prepare(l, s.image());
   const double limit = p.info().setup_time_limit_s;
   const CallOutcome o =
@@ -103,7 +103,7 @@ LaidCase lay_out(const Problem& p, const Case& c, Session& s, const LayOut& how)
 
 void copy_inputs(const LaidCase& from, const LaidCase& to, bool per_case) {
   for (size_t i = 0; i < to.views.size() && i < from.views.size(); ++i)
-    if (to.sig.buffers[i].role == Role::In && to.sig.buffers[i].per_case == per_case)
+    if (per_case ? to.sig.buffers[i].case_input() : to.sig.buffers[i].call_input())
       parallel_copy(to.views[i].data, from.views[i].data, to.sig.buffers[i].bytes());
 }
 

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "harness/generators.h"
+#include "judge/files.h"
 
 namespace hpcjudge {
 
@@ -60,12 +61,10 @@ std::optional<Expected> load(const fs::path& f) {
   return e;
 }
 
+// Written aside and renamed: a concurrent judge reads the old file or the new one. A full disk costs the cache,
+// never the verdict.
 void store(const fs::path& f, const Expected& e) {
-  std::error_code ec;
-  fs::create_directories(f.parent_path(), ec);
-  const fs::path tmp = f.string() + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
+  write_aside(f, [&](std::ostream& out) {
     put(out, kMagic);
     put(out, kFormat);
     put(out, static_cast<uint32_t>(e.outputs.size()));
@@ -79,13 +78,7 @@ void store(const fs::path& f, const Expected& e) {
                 static_cast<std::streamsize>(o.values.size() * sizeof(double)));
       out.write(reinterpret_cast<const char*>(o.exact.data()), static_cast<std::streamsize>(o.exact.size()));
     }
-    if (!out) {
-      fs::remove(tmp, ec);
-      return;  // a full disk costs the cache, never the verdict
-    }
-  }
-  fs::rename(tmp, f, ec);  // atomic: a concurrent judge reads the old file or the new one
-  if (ec) fs::remove(tmp, ec);
+  });
 }
 
 }  // namespace
