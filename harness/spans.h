@@ -23,6 +23,19 @@ void around(size_t bytes, const Spans& skip, Copy copy) {
   if (bytes > at) copy(at, bytes);
 }
 
+// [0, bytes) minus `keep` (sorted, possibly touching or overlapping): the spans a copy of `keep` alone skips.
+inline Spans complement(const Spans& keep, size_t bytes) {
+  Spans skip;
+  size_t at = 0;
+  for (const auto& [off, n] : keep) {
+    if (off > at) skip.push_back({at, std::min(off, bytes) - at});
+    at = std::max(at, off + n);
+    if (at >= bytes) return skip;
+  }
+  if (bytes > at) skip.push_back({at, bytes - at});
+  return skip;
+}
+
 // A byte that differs from one call to the next, for scratch memory.
 inline int garbage_byte() {
   static unsigned char round = 0x3C;

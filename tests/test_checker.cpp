@@ -14,6 +14,7 @@
 #include "harness/arena.h"
 #include "harness/bytes.h"
 #include "harness/checker.h"
+#include "harness/spans.h"
 
 using namespace hpcjudge;
 using Catch::Matchers::ContainsSubstring;
@@ -144,6 +145,21 @@ TEST_CASE("arena layout: page-aligned buffers with guard zones around each") {
   CHECK(l.offset[1] % 4096 == 0);
   CHECK(l.offset[1] >= l.offset[0] + 28 + kGuardBytes);
   CHECK(l.total >= l.offset[1] + 20000 + kGuardBytes);
+}
+
+TEST_CASE("a copy around the complement of some spans copies exactly those spans") {
+  // A rival's read-back of its outputs alone (ReadBack::Outputs) skips the complement of the outputs' spans.
+  const size_t total = 100;
+  for (const Spans& keep : {Spans{}, Spans{{0, 100}}, Spans{{0, 10}, {40, 20}}, Spans{{5, 10}, {15, 5}, {90, 30}},
+                            Spans{{10, 30}, {20, 5}, {99, 1}}}) {
+    std::vector<int> copied(total, 0), wanted(total, 0);
+    for (const auto& [off, n] : keep)
+      for (size_t i = off; i < std::min(total, off + n); ++i) wanted[i] = 1;
+    around(total, complement(keep, total), [&](size_t from, size_t to) {
+      for (size_t i = from; i < to; ++i) ++copied[i];
+    });
+    CHECK(copied == wanted);  // every byte of `keep` once, no other
+  }
 }
 
 TEST_CASE("guard zones catch writes just outside a buffer and name it") {

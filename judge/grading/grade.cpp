@@ -294,8 +294,12 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       return;
     }
     const size_t nr = rivals ? rivals->size() : 0;
+    const double own_lay_out_s = phase.lap();
     if (rivals) rivals->lay_out(p, c, l);
-    b.wall.lay_out = phase.lap();
+    b.wall.lay_out = own_lay_out_s + phase.lap();
+    if (tracing())  // the case's lay-out, in ms: the submission's per-case inputs and setup(), then the rivals'
+      std::fprintf(stderr, "trace lay-out %s inputs %.1f setup %.1f rivals %.1f\n", c.name.c_str(), 1e3 * l.inputs_s,
+                   1e3 * l.setup_s, 1e3 * (b.wall.lay_out - own_lay_out_s));
     // Fresh inputs for every call, warm-up included (input sets 2, 3, ...; the
     // tests use 0 and 1), in the same buffers: no input set repeats, so no
     // answer cached on pointers, sizes, samples or hashes of the inputs is

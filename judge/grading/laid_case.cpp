@@ -72,14 +72,18 @@ std::optional<Checked> check_memory(const LaidCase& l, const std::byte* image, c
 
 // setup() once for the case, untimed: the per-case inputs in place, the per-call
 // ones still their sentinels (no input set is in device memory yet).
-std::optional<Checked> call_setup(const Problem& p, LaidCase& l, Session& s) {
+std::optional<Checked> call_setup(const Problem& p, LaidCase& l, Session& s, bool rival) {
   for (const BufferView& v : l.views)
     if (v.spec->call_input()) fill_sentinel(v);
   prepare(l, s.image());
   const double limit = p.info().setup_time_limit_s;
-  const CallOutcome o =
-      s.call(l.sig, l.layout, {.setup = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit});
+  const CallOutcome o = s.call(l.sig, l.layout,
+                               {.setup = true,
+                                .timeout_s = limit,
+                                .device_memory_limit = l.device_memory_limit,
+                                .read_back = rival ? ReadBack::None : ReadBack::All});
   if (auto bad = failed_call(o)) return Checked{bad->verdict, bad->message};
+  if (rival) return std::nullopt;
   std::optional<Checked> bad = check_memory(l, s.image(), s.result(), "setup()");
   if (bad && bad->message.find("setup()") == std::string::npos) bad->message = "after setup(): " + bad->message;
   return bad;
@@ -95,9 +99,12 @@ LaidCase lay_out(const Problem& p, const Case& c, Session& s, const LayOut& how)
   s.reserve(l.layout.total);
   for (size_t i = 0; i < l.sig.buffers.size(); ++i) l.views.push_back({&l.sig.buffers[i], s.image() + l.layout.offset[i]});
   if (l.failure) return l;
+  Stopwatch step;
   if (how.same_inputs) copy_inputs(*how.same_inputs, l, true);
   else generate_case_inputs(p, c, how.seed, l.buffers(), how.inputs_cache);
-  if (l.sig.has_setup()) l.failure = call_setup(p, l, s);
+  l.inputs_s = step.lap();
+  if (l.sig.has_setup()) l.failure = call_setup(p, l, s, how.rival);
+  l.setup_s = step.lap();
   return l;
 }
 
@@ -121,6 +128,12 @@ Checked judge_call(const Problem& p, const Case& c, const LaidCase& l, const Aga
                    const std::byte* image, const std::byte* result) {
   if (auto bad = failed_call(o)) return *bad;
   if (auto bad = check_memory(l, image, result, "solve()")) return *bad;
+  return check_outputs(p, c, l, against, o, result);
+}
+
+Checked check_outputs(const Problem& p, const Case& c, const LaidCase& l, const Against& against,
+                      const CallOutcome& o, const std::byte* result) {
+  if (auto bad = failed_call(o)) return *bad;
   const Buffers out = l.buffers_at(result);
   if (!against.expected) {
     const std::string wrong = p.spot_check(c, out, against.draw);

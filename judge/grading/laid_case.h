@@ -39,6 +39,7 @@ struct LaidCase {
   // prepare() laid the sentinels and guards in the image: nothing writes there after (the runner's
   // memory and the read-back are other copies), so the next input sets of the case keep them.
   bool sentinels_laid = false;
+  double inputs_s = 0, setup_s = 0;  // lay_out()'s per-case inputs (generated, read or copied), and setup()
   Buffers buffers() const { return Buffers(views); }
   // The same buffers in another copy of the arena (the one read back after a call).
   Buffers buffers_at(const std::byte* base) const;
@@ -48,6 +49,9 @@ struct LayOut {
   uint64_t seed = 0;                      // of the per-case inputs
   const LaidCase* same_inputs = nullptr;  // the same case laid out for another session: its inputs copied
   std::filesystem::path inputs_cache;     // where slow per-case inputs are kept (case_inputs_cache.h); "": none
+  // A rival's (the judge's own reference solution): its setup()'s buffers are not read back or checked. On the
+  // H200 the unpinned read-back of spmv's uniform-2^22 case took 238 ms of each grade's lay-out.
+  bool rival = false;
 };
 
 // Sizes the workspace (asking the submission's workspace_size(), untimed), plans
@@ -57,7 +61,7 @@ struct LayOut {
 // generating a case's matrix or graph again would cost as much as the first time). Where the
 // signature has a setup(), calls it (untimed, under the problem's setup limit)
 // with the per-call inputs still sentinels, and checks the guard zones and
-// inputs after it: a crash or a write past a buffer is RE, its time limit TLE,
+// inputs after it (not a rival's: LayOut::rival): a crash or a write past a buffer is RE, its time limit TLE,
 // the failure is in `failure`.
 LaidCase lay_out(const Problem& p, const Case& c, Session& s, const LayOut& how);
 
@@ -82,5 +86,9 @@ struct Against {
 // return value and outputs (harness/verify.h, or the problem's spot check).
 Checked judge_call(const Problem& p, const Case& c, const LaidCase& l, const Against& against, const CallOutcome& o,
                    const std::byte* image, const std::byte* result);
+// judge_call() without the guard zones and inputs: how it ended, the return value and the outputs alone (a
+// rival's call, read back with ReadBack::Outputs).
+Checked check_outputs(const Problem& p, const Case& c, const LaidCase& l, const Against& against,
+                      const CallOutcome& o, const std::byte* result);
 
 }  // namespace hpcjudge

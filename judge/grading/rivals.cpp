@@ -103,7 +103,8 @@ void Rivals::withdraw(Member& m, const Case& c, Verdict v, const std::string& me
 
 bool Rivals::passes(Member& m, const Problem& p, const Case& c, const Against& check, const CallOutcome& o,
                     const std::byte* image, const std::byte* result) {
-  const Checked ck = judge_call(p, c, *m.laid, check, o, image, result);
+  (void)image;  // a rival's outputs alone are read back and checked (check_outputs)
+  const Checked ck = check_outputs(p, c, *m.laid, check, o, result);
   if (ck.verdict != Verdict::AC) withdraw(m, c, ck.verdict, ck.message);
   return ck.verdict == Verdict::AC;
 }
@@ -111,7 +112,7 @@ bool Rivals::passes(Member& m, const Problem& p, const Case& c, const Against& c
 void Rivals::lay_out(const Problem& p, const Case& c, const LaidCase& submission) {
   for (auto& m : members_) {
     if (!m->failure.empty()) continue;
-    m->laid = hpcjudge::lay_out(p, c, *m->session, {.same_inputs = &submission});  // the per-case inputs copied
+    m->laid = hpcjudge::lay_out(p, c, *m->session, {.same_inputs = &submission, .rival = true});
     if (m->laid->failure) withdraw(*m, "case " + c.name + ": " + m->laid->failure->message);
   }
 }
@@ -156,7 +157,7 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
                                          .timeout_s = limit,
                                          .device_memory_limit = l.device_memory_limit,
                                          .loaded = true,
-                                         .read_back = check != nullptr && !later,
+                                         .read_back = check && !later ? ReadBack::Outputs : ReadBack::None,
                                          .quiet = quiet});
   if (auto bad = failed_call(o)) {
     withdraw(m, c, bad->verdict, bad->message);

@@ -184,6 +184,14 @@ JudgeDevice::Spans scratch_spans(const Signature& sig, const ArenaLayout& layout
   return s;
 }
 
+// What a read-back of the outputs alone skips: every span of the layout that holds no output.
+JudgeDevice::Spans all_but_outputs(const Signature& sig, const ArenaLayout& layout) {
+  JudgeDevice::Spans outputs;
+  for (int i : layout.order)
+    if (sig.buffers[i].role == Role::Out) outputs.push_back({layout.offset[i], layout.bytes[i]});
+  return complement(outputs, layout.total);
+}
+
 }  // namespace
 
 Session::Session(const Paths& paths, const Problem& problem, const SessionOptions& opt) : problem_(problem), opt_(opt) {
@@ -570,7 +578,7 @@ const std::byte* Session::result() const { return device_ ? readback_.base() : a
 bool Session::read_back_from(const Session& other, const Signature& sig, const ArenaLayout& layout) {
   if (!device_ || !other.device_ || other.device_->size() < layout.total || readback_.size() < layout.total)
     return false;
-  other.device_->download(readback_.base(), layout.total, scratch_spans(sig, layout));
+  other.device_->download(readback_.base(), layout.total, all_but_outputs(sig, layout));
   return true;
 }
 
@@ -673,11 +681,12 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   // The buffers as they are now, read by the judge.
   if (device_) {
     copy.lap();
-    if (opt.read_back) device_->download(readback_.base(), layout.total, scratch);
+    if (opt.read_back == ReadBack::All) device_->download(readback_.base(), layout.total, scratch);
+    if (opt.read_back == ReadBack::Outputs) device_->download(readback_.base(), layout.total, all_but_outputs(sig, layout));
     if (trace_)  // where a call's copies go, in µs (docs/design.md, "Where a call's interval goes")
       std::fprintf(stderr, "trace copies runner %d bytes %zu load %.1f flush %.1f read-back %.1f\n",
                    static_cast<int>(child_->pid()), layout.total, 1e6 * load_s_, 1e6 * flush_s, 1e6 * copy.lap());
-  } else if (!host_arena() && opt.read_back) {
+  } else if (!host_arena() && opt.read_back != ReadBack::None) {
     Request down;
     down.op = Op::Download;
     down.args = args;

@@ -57,13 +57,18 @@ struct SessionOptions {
   bool pin_read_back = true;
 };
 
+// What the judge reads back after a call: everything (a submission's call: guard zones and inputs are checked
+// too), the outputs alone (a rival's checked call: the judge's own reference, whose outputs alone are checked),
+// or nothing (a rival's unchecked call).
+enum class ReadBack { None, Outputs, All };
+
 struct CallOptions {
   bool flush = false;              // flush the caches first (a timed call)
   bool setup = false;              // call setup() instead of solve(), untimed (Signature::setup)
   double timeout_s = 5;            // the call's wall-clock limit
   size_t device_memory_limit = 0;  // GPU: what solve() may hold allocated itself (0: none)
   bool loaded = false;             // load() or load_from() put this call's buffers in place already
-  bool read_back = true;           // the buffers read back after the call (a rival's unchecked call needs none)
+  ReadBack read_back = ReadBack::All;  // what is read back after the call
   BackgroundWork* quiet = nullptr;  // a timed call: paused from the flush to the reply (judge/isolation/background.h)
 };
 
@@ -103,8 +108,8 @@ class Session {
   // The judge's own image of the next call's buffers (inputs, sentinels, guards).
   std::byte* image() const { return image_.base(); }
   // Calls solve(): the image goes into the runner's memory (load(), unless opt.loaded), the caches are
-  // flushed (opt.flush), the call is timed, the buffers read back (unless !opt.read_back; result() is then
-  // the previous call's). In a signature with a setup(), the workspace is filled with garbage only for
+  // flushed (opt.flush), the call is timed, the buffers read back (as opt.read_back says; what is not read
+  // back stays as the previous call left it in result()). In a signature with a setup(), the workspace is filled with garbage only for
   // the setup() call (opt.setup) and kept for the calls of solve() after it.
   CallOutcome call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
   // call()'s first step alone: the runner's memory mapped for the layout, the image copied into it (for a
@@ -121,7 +126,8 @@ class Session {
   // `other`'s device buffers (a rival's, the same layout, its call made without a read-back) read back into
   // this session's read-back, which result() then gives: a rival's checked call is checked against this
   // session's image, which holds the same inputs, so neither its image nor a read-back of its own is filled
-  // (0.6-3 s a grade on the H200, each first run of a large case). False where either is not on a device.
+  // (0.6-3 s a grade on the H200, each first run of a large case). Only the outputs are read (a rival's are
+  // all that is checked). False where either is not on a device.
   bool read_back_from(const Session& other, const Signature& sig, const ArenaLayout& layout);
   // After the judge has checked a call: the submission's output flushed, a thread still working reported.
   CallOutcome after_call(double timeout_s);
