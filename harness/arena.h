@@ -78,7 +78,9 @@ class PrivateArena {
 void fill_guards(std::byte* base, const ArenaLayout& layout);
 
 // Fills an output buffer with its sentinel: NaN for floats, INT32_MIN for int32 (problems keep their
-// values above it), 0xFF bytes for the other integers.
+// values above it), 0xFF bytes for the other integers. A 4-byte word (or one byte) repeated, whatever the
+// type: the judge's device copies repeat it on the device (JudgeDevice::upload's `repeating`), and a change
+// here that broke the period would break them.
 void fill_sentinel(const BufferView& v);
 
 struct GuardViolation {

@@ -68,11 +68,23 @@ class CudaJudgeDevice : public JudgeDevice {
     if (cudaHostRegister(host, bytes, cudaHostRegisterDefault) == cudaSuccess) pinned_.push_back({host, bytes});
     else cudaGetLastError();
   }
-  void upload(const std::byte* host, size_t bytes, const Spans& scratch, bool fill_scratch) override {
-    around(bytes, scratch, [&](size_t from, size_t to) {
+  void upload(const std::byte* host, size_t bytes, const Spans& scratch, bool fill_scratch,
+              const Spans& repeating) override {
+    Spans skip = scratch;
+    skip.insert(skip.end(), repeating.begin(), repeating.end());
+    std::sort(skip.begin(), skip.end());
+    around(bytes, skip, [&](size_t from, size_t to) {
       check(cudaMemcpyAsync(buffers_.data() + from, host + from, to - from, cudaMemcpyHostToDevice, stream_),
             "copying the inputs to the device");
     });
+    for (const auto& [off, n] : repeating) {
+      std::byte* d = buffers_.data() + off;
+      const size_t seed = std::min({n, kRepeatSeed, bytes > off ? bytes - off : 0});
+      check(cudaMemcpyAsync(d, host + off, seed, cudaMemcpyHostToDevice, stream_), "copying the sentinels to the device");
+      for (size_t done = seed; seed > 0 && done < n; done *= 2)
+        check(cudaMemcpyAsync(d + done, d, std::min(done, n - done), cudaMemcpyDeviceToDevice, stream_),
+              "repeating the sentinels on the device");
+    }
     fill(scratch, fill_scratch);
     check(cudaStreamSynchronize(stream_), "uploading the inputs");
   }

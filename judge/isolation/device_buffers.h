@@ -27,7 +27,12 @@ class JudgeDevice {
   virtual void pin(std::byte* host, size_t bytes) = 0;
   // Copies [0, bytes) of `host` to the device except the scratch spans, which get
   // garbage (fill_scratch) or are left as they are (a workspace setup() wrote).
-  virtual void upload(const std::byte* host, size_t bytes, const Spans& scratch, bool fill_scratch = true) = 0;
+  // `repeating` spans (an output's sentinel) hold a pattern whose period divides
+  // kRepeatSeed: only their first kRepeatSeed bytes cross the bus, and the device
+  // repeats them over the rest (copies that double what is done).
+  static constexpr size_t kRepeatSeed = size_t{1} << 20;
+  virtual void upload(const std::byte* host, size_t bytes, const Spans& scratch, bool fill_scratch = true,
+                      const Spans& repeating = {}) = 0;
   // upload() from another JudgeDevice's buffers (of the same process) instead, device to device.
   virtual void copy_from(const JudgeDevice& other, size_t bytes, const Spans& scratch, bool fill_scratch = true) = 0;
   // Persisting-L2 reset and the L2 flush, then the device is idle.
