@@ -14,15 +14,21 @@ namespace {
 // 24-bit uniform in [0, 1): exact in double.
 inline double unit(uint32_t bits) { return static_cast<double>(bits >> 8) * (1.0 / 16777216.0); }
 
+// Philox calls drawn at once (philox_quads) by the loops below: 1 KiB of bits.
+constexpr int64_t kQuadsAtOnce = 64;
+
 // Calls f(i, bits) for every i < n with 32 random bits of its own, those of position first + i of the
 // stream (first a multiple of 4): one Philox call serves four positions, in parallel for large n.
 template <class F>
 void for_each_bits(int64_t n, uint64_t seed, uint32_t stream, F f, uint64_t first = 0) {
-  const int64_t quads = (n + 3) / 4;
+  const int64_t quads = (n + 3) / 4, blocks = (quads + kQuadsAtOnce - 1) / kQuadsAtOnce;
 #pragma omp parallel for schedule(static) if (n > (1 << 16))
-  for (int64_t q = 0; q < quads; ++q) {
-    const Philox4x32 r = philox_bits(seed, stream, first / 4 + static_cast<uint64_t>(q));
-    for (int64_t k = 0; k < 4 && 4 * q + k < n; ++k) f(4 * q + k, r.v[k]);
+  for (int64_t b = 0; b < blocks; ++b) {
+    uint32_t bits[4 * kQuadsAtOnce];
+    const int64_t q0 = b * kQuadsAtOnce, i0 = 4 * q0, end = std::min(n, 4 * (q0 + kQuadsAtOnce));
+    philox_quads(seed, stream, first / 4 + static_cast<uint64_t>(q0),
+                 static_cast<uint64_t>(std::min(kQuadsAtOnce, quads - q0)), bits);
+    for (int64_t i = i0; i < end; ++i) f(i, bits[i - i0]);
   }
 }
 
@@ -40,13 +46,18 @@ void uniform(std::span<float> out, uint64_t seed, uint32_t stream, double lo, do
 void normal(std::span<float> out, uint64_t seed, uint32_t stream, double mean, double stddev) {
   // Sum of four U(0,1) has mean 2 and variance 1/3: z = (s - 2) * sqrt(3).
   constexpr double kSqrt3 = 1.7320508075688772;
-  const int64_t n = static_cast<int64_t>(out.size());
+  const int64_t n = static_cast<int64_t>(out.size()), blocks = (n + kQuadsAtOnce - 1) / kQuadsAtOnce;
 #pragma omp parallel for schedule(static) if (n > (1 << 16))
-  for (int64_t i = 0; i < n; ++i) {
-    const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(i));
-    const double s = unit(r.v[0]) + unit(r.v[1]) + unit(r.v[2]) + unit(r.v[3]);
-    const double z = (s - 2.0) * kSqrt3;
-    out[i] = static_cast<float>(mean + stddev * z);
+  for (int64_t b = 0; b < blocks; ++b) {
+    uint32_t bits[4 * kQuadsAtOnce];  // element i's four words: one Philox call each
+    const int64_t i0 = b * kQuadsAtOnce, end = std::min(n, i0 + kQuadsAtOnce);
+    philox_quads(seed, stream, static_cast<uint64_t>(i0), static_cast<uint64_t>(end - i0), bits);
+    for (int64_t i = i0; i < end; ++i) {
+      const uint32_t* r = bits + 4 * (i - i0);
+      const double s = unit(r[0]) + unit(r[1]) + unit(r[2]) + unit(r[3]);
+      const double z = (s - 2.0) * kSqrt3;
+      out[i] = static_cast<float>(mean + stddev * z);
+    }
   }
 }
 
@@ -67,15 +78,21 @@ void constant(std::span<float> out, float value) {
 
 namespace {
 
-// 32 random bits for position i of a stream: one Philox call serves four positions.
+// 32 random bits for position i of a stream: one Philox call serves four positions, drawn kQuadsAtOnce calls at
+// a time.
 struct Bits {
+  Bits(uint64_t s, uint32_t st) : seed(s), stream(st) {}
   uint64_t seed;
   uint32_t stream;
   uint64_t block = ~uint64_t{0};
-  Philox4x32 r{};
+  uint32_t bits[4 * kQuadsAtOnce];  // filled before it is read
   uint32_t operator()(uint64_t i) {
-    if (i / 4 != block) r = philox_bits(seed, stream, block = i / 4);
-    return r.v[i % 4];
+    constexpr uint64_t kPer = 4 * kQuadsAtOnce;
+    if (i / kPer != block) {
+      block = i / kPer;
+      philox_quads(seed, stream, block * kQuadsAtOnce, kQuadsAtOnce, bits);
+    }
+    return bits[i % kPer];
   }
 };
 
@@ -211,10 +228,11 @@ void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t
     for (uint64_t b = 0; b < blocks; ++b) {
       const uint64_t from = b * kBlock, n = std::min(kBlock, gaps - from), k = first[b + 1] - first[b];
       uint64_t needed = k, at = 0;
-      for (uint64_t q = 0; 4 * q < n && needed > 0; ++q) {
-        const Philox4x32 r = philox_bits(seed, stream, from / 4 + q);  // the gaps' bits, as for_each_bits's
-        for (uint64_t j = 0; j < 4 && 4 * q + j < n; ++j) {
-          const uint64_t i = 4 * q + j, keep = static_cast<uint64_t>(r.v[j]) * (n - i) < (needed << 32);
+      uint32_t bits[4 * kQuadsAtOnce];  // the gaps' bits, as for_each_bits's
+      for (uint64_t q0 = 0; 4 * q0 < n && needed > 0; q0 += kQuadsAtOnce) {
+        philox_quads(seed, stream, from / 4 + q0, kQuadsAtOnce, bits);
+        for (uint64_t i = 4 * q0; i < std::min(n, 4 * (q0 + kQuadsAtOnce)) && needed > 0; ++i) {
+          const uint64_t keep = static_cast<uint64_t>(bits[i - 4 * q0]) * (n - i) < (needed << 32);
           cut[at] = static_cast<uint32_t>(from + i);
           at += keep;
           needed -= keep;
@@ -305,13 +323,19 @@ void ascending(std::span<int32_t> out, uint64_t seed, uint32_t stream, int64_t f
 #pragma omp parallel for schedule(static) if (n > (1 << 16))
   for (int64_t c = 0; c < chunks; ++c) {
     int64_t s = 0;
-    for (int64_t p = c * kChunk / 2; p < std::min(pairs, (c + 1) * kChunk / 2); ++p) {
-      const Philox4x32 r = philox_bits(seed, stream, static_cast<uint64_t>(p));
-      for (int64_t k = 0; k < 2 && 2 * p + k < n; ++k) {
-        const bool step = (r.v[2 * k] >> 8) < threshold;
-        const int32_t gap = step ? static_cast<int32_t>(1 + below(r.v[2 * k + 1], max_gap)) : 0;
-        out[2 * p + k] = gap;
-        s += gap;
+    uint32_t bits[4 * kQuadsAtOnce];
+    const int64_t last = std::min(pairs, (c + 1) * kChunk / 2);
+    for (int64_t p0 = c * kChunk / 2; p0 < last; p0 += kQuadsAtOnce) {
+      const int64_t np = std::min(kQuadsAtOnce, last - p0);
+      philox_quads(seed, stream, static_cast<uint64_t>(p0), static_cast<uint64_t>(np), bits);
+      for (int64_t p = p0; p < p0 + np; ++p) {
+        const uint32_t* r = bits + 4 * (p - p0);
+        for (int64_t k = 0; k < 2 && 2 * p + k < n; ++k) {
+          const bool step = (r[2 * k] >> 8) < threshold;
+          const int32_t gap = step ? static_cast<int32_t>(1 + below(r[2 * k + 1], max_gap)) : 0;
+          out[2 * p + k] = gap;
+          s += gap;
+        }
       }
     }
     offset[c + 1] = s;

@@ -44,6 +44,33 @@ TEST_CASE("generators give the pinned bytes") {
   CHECK(checksum(w) == 0x2901d4e6cf498c40ull);
 }
 
+TEST_CASE("philox_quads gives philox_bits's words, eight counters at a time or one") {
+  for (const uint64_t first : {uint64_t{0}, uint64_t{5}, (uint64_t{1} << 32) - 3, (uint64_t{7} << 32) + 12345})
+    for (const uint64_t count : {0, 1, 7, 8, 9, 64, 67}) {
+      std::vector<uint32_t> got(4 * count + 1, 0xDEADBEEFu);
+      philox_quads(0x123456789ABCDEFull, 11, first, count, got.data());
+      INFO("first " << first << ", count " << count);
+      for (uint64_t k = 0; k < count; ++k) {
+        const Philox4x32 want = philox_bits(0x123456789ABCDEFull, 11, first + k);
+        for (int j = 0; j < 4; ++j) REQUIRE(got[4 * k + j] == want.v[j]);
+      }
+      CHECK(got[4 * count] == 0xDEADBEEFu);  // nothing written past the end
+    }
+}
+
+TEST_CASE("generators drawing their bits in blocks give the pinned values") {
+  // Pinned from the code that drew one Philox call at a time (parallel paths: sizes past 2^16).
+  std::vector<int32_t> keys(3 * (1 << 16) + 5);
+  gen::ascending(keys, 42, 3, -(int64_t{1} << 30), 1000, 1.25);
+  CHECK(gen::fnv1a(std::as_bytes(std::span(keys))) == 0xc6e664a8af36716dull);
+  std::vector<float> z(200003);
+  gen::normal(z, 9, 4, 1, 2);
+  CHECK(checksum(z) == 0xa7177b87e46ebc28ull);
+  std::vector<int32_t> ints(100003);
+  gen::integers(ints, 5, 6, -7, 1000000);
+  CHECK(gen::fnv1a(std::as_bytes(std::span(ints))) == 0x8b5f42ce95559634ull);
+}
+
 TEST_CASE("byte runs give the pinned bytes, made on every core as in one pass") {
   // Pinned from the one-pass loop that came first: stretches of 2^20 bytes made in parallel, each made again
   // from the true byte before it up to where the two agree, must give the same bytes at every size, mean
