@@ -91,6 +91,16 @@ TEST_CASE("run-length reference: encoded and decoded in stretches on every core,
     reference::rle_decode(got.bytes, got.lengths, back);
     CHECK(back == raw);
   }
+  // Empty runs beside the edge of a part of the output that each core writes (2^20 bytes): the bytes around it.
+  {
+    const uint32_t edge = 1u << 20;
+    const std::vector<uint8_t> bytes{1, 2, 3, 4, 5};
+    const std::vector<uint32_t> lengths{edge - 1, 0, 2, 0, 5};
+    std::vector<uint8_t> raw(edge + 6, 0xEE), want;
+    for (size_t i = 0; i < bytes.size(); ++i) want.insert(want.end(), lengths[i], bytes[i]);
+    reference::rle_decode(bytes, lengths, raw);
+    CHECK(raw == want);
+  }
   // A code that does not add up to the raw size is the judge's own error, found before anything is written.
   const std::vector<uint8_t> bytes{1, 2};
   const std::vector<uint32_t> lengths{3, 4};
