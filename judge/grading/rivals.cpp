@@ -112,7 +112,7 @@ bool Rivals::passes(Member& m, const Problem& p, const Case& c, const Against& c
 void Rivals::lay_out(const Problem& p, const Case& c, const LaidCase& submission) {
   for (auto& m : members_) {
     if (!m->failure.empty()) continue;
-    m->laid = hpcjudge::lay_out(p, c, *m->session, {.same_inputs = &submission, .rival = true});
+    m->laid = hpcjudge::lay_out(p, c, *m->session, {.same_inputs = &submission, .inputs_cache = {}, .rival = true});
     if (m->laid->failure) withdraw(*m, "case " + c.name + ": " + m->laid->failure->message);
   }
 }
