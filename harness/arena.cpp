@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "harness/bytes.h"
+#include "harness/uninitialized.h"
 #include "text.h"
 
 namespace hpcjudge {
@@ -58,7 +59,7 @@ size_t SharedArena::file_size() const {
 PrivateArena::~PrivateArena() { release(); }
 
 void PrivateArena::release() {
-  if (base_) munmap(base_, size_);
+  if (base_) munmap(base_, uninit::mapped_bytes(size_));
   base_ = nullptr;
   size_ = 0;
 }
@@ -66,12 +67,14 @@ void PrivateArena::release() {
 void PrivateArena::reserve(size_t bytes) {
   if (bytes <= size_) return;
   release();
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap arena image");
+  // In transparent huge pages where the kernel gives them: a GPU problem's image and read-back are pinned whole
+  // (cudaHostRegister faults in every page), and an image's inputs are written afresh for every input set.
+  void* p = uninit::try_map_huge(bytes, MAP_NORESERVE);
+  if (!p) throw std::system_error(errno, std::generic_category(), "mmap arena image");
   // Not in a forked child (a runner about to exec, a helper that kills a user's processes): a GPU problem's
   // images are pinned for the device's copies, and the kernel copies a pinned private page into the child
   // at fork, byte for byte (so that DMA keeps seeing the parent's). With GiBs pinned, each fork took seconds.
-  madvise(p, bytes, MADV_DONTFORK);
+  madvise(p, uninit::mapped_bytes(bytes), MADV_DONTFORK);
   base_ = static_cast<std::byte*>(p);
   size_ = bytes;
 }

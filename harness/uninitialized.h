@@ -28,16 +28,23 @@ inline constexpr size_t kHugePage = size_t{2} << 20;
 
 inline size_t mapped_bytes(size_t bytes) { return (bytes + 4095) & ~size_t{4095}; }
 
-// `bytes` at a 2 MiB boundary, in a mapping of their own (the unaligned head and tail unmapped at once).
-inline void* map_huge(size_t bytes) {
+// `bytes` at a 2 MiB boundary, in a mapping of their own (the unaligned head and tail unmapped at once), asked
+// for transparent huge pages; munmap(p, mapped_bytes(bytes)) gives it back. nullptr where mmap fails.
+inline void* try_map_huge(size_t bytes, int extra_flags = 0) {
   const size_t len = mapped_bytes(bytes), span = len + kHugePage;
-  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) throw std::bad_alloc();
+  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
   const auto at = reinterpret_cast<uintptr_t>(raw), aligned = (at + kHugePage - 1) & ~(kHugePage - 1);
   if (aligned > at) munmap(raw, aligned - at);
   if (at + span > aligned + len) munmap(reinterpret_cast<void*>(aligned + len), at + span - (aligned + len));
   madvise(reinterpret_cast<void*>(aligned), len, MADV_HUGEPAGE);
   return reinterpret_cast<void*>(aligned);
+}
+
+inline void* map_huge(size_t bytes) {
+  void* p = try_map_huge(bytes);
+  if (!p) throw std::bad_alloc();
+  return p;
 }
 
 }  // namespace uninit
