@@ -1,7 +1,9 @@
 # Runs the real judge on one submission and asserts its verdict.
 #   cmake -DJUDGE=... -DSLUG=... -DFILE=... -DEXPECT=AC -DOUT=dir -P expect_verdict.cmake
 # Lines in the submission may ask for more:
-#   hpcjudge-test: bench              time the performance cases too (else --no-bench)
+#   hpcjudge-test: bench              time the performance cases too (else --no-bench); an AC file
+#                                     must not beat the fast reference by more than its score's
+#                                     stated uncertainty (score.bonus <= score.plus_minus)
 #   hpcjudge-test: message=TEXT       the report's message must contain TEXT (each of several
 #                                     such lines)
 #   hpcjudge-test: message-matches=RE the report's message must match the CMake regex RE
@@ -150,6 +152,17 @@ if(source MATCHES "hpcjudge-test: bench" AND verdict STREQUAL "AC")
       message(FATAL_ERROR "performance case ${i} has only ${runs} timed runs")
     endif()
   endforeach()
+  # The fast reference earns its 100 (issue 16): no AC test submission beats it by more than the score's stated
+  # uncertainty (the judge's own interval, from the runs' spread).
+  string(JSON bonus ERROR_VARIABLE no_bonus GET "${json}" score bonus)
+  string(JSON pm ERROR_VARIABLE no_pm GET "${json}" score plus_minus)
+  if(no_pm OR pm STREQUAL "null" OR pm STREQUAL "")
+    set(pm 0)
+  endif()
+  if(NOT no_bonus AND NOT bonus STREQUAL "null" AND bonus GREATER pm)  # numeric comparisons of decimals
+    string(JSON total GET "${json}" score total)
+    message(FATAL_ERROR "an AC test submission beat the fast reference: score ${total} +- ${pm}, a bonus of ${bonus}")
+  endif()
 endif()
 # Every functional test has a verdict only when the run was not cut short.
 string(JSON ntests LENGTH "${json}" tests)
