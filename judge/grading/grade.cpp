@@ -360,8 +360,13 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
             loop.drop_rival(k);
             continue;
           }
-          const auto t = rivals->call(k, p, c, run == 0 ? &against : nullptr, limit, &inputs);
-          if (t) beside[k] = *t;
+          // Its interval less the submission's round trip, not its own: each runner's round trip is an estimate
+          // (the 10th percentile of 21 cold pings), and on the H200 the rivals' came out at least 40 and 97 us
+          // above the submission's, which put a fixed error into every ratio of a short case (vector-add's n32M,
+          // the fast reference against itself: 1.12x its twin's time, and 1.03x its baseline's, though the raw
+          // intervals' medians were 615 us against 632 and 676).
+          const auto interval = rivals->call(k, p, c, run == 0 ? &against : nullptr, limit, &inputs);
+          if (interval) beside[k] = std::max(0.0, *interval - s.round_trip(true).subtracted_s);
           else loop.drop_rival(k);
         }
       };

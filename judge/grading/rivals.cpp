@@ -165,7 +165,7 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
   }
   if (later) m.unchecked = o;
   else if (check && !passes(m, p, c, *check, o, m.session->image(), m.session->result())) return std::nullopt;
-  return o.seconds;
+  return o.interval_s;
 }
 
 void Rivals::check_beside(const Problem& p, const Case& c, const Against& check, Session& sub) {

@@ -60,7 +60,9 @@ class Rivals {
   void load(const Case& c, const LaidCase& sub, const Session& loaded, double limit);
   // One timed call of rival k on the inputs load() put in place; the output checked when `check` holds
   // a reference, or left for check_beside() where its buffers were copied on the device from the submission's.
-  // Returns the call's seconds, or nothing when the rival failed (withdrawn). `quiet`: paused while it is timed.
+  // Returns the call's whole interval on the judge's clock, nothing subtracted (CallOutcome::interval_s: the
+  // caller subtracts the submission's round trip, the same for every side), or nothing when the rival failed
+  // (withdrawn). `quiet`: paused while it is timed.
   std::optional<double> call(size_t k, const Problem& p, const Case& c, const Against* check, double limit,
                              BackgroundWork* quiet = nullptr);
   // The checked calls call() left to check: each such rival's buffers read back into the submission's
