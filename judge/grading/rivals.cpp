@@ -102,8 +102,7 @@ void Rivals::withdraw(Member& m, const Case& c, Verdict v, const std::string& me
 }
 
 bool Rivals::passes(Member& m, const Problem& p, const Case& c, const Against& check, const CallOutcome& o,
-                    const std::byte* image, const std::byte* result) {
-  (void)image;  // a rival's outputs alone are read back and checked (check_outputs)
+                    const std::byte* result) {
   const Checked ck = check_outputs(p, c, *m.laid, check, o, result);
   if (ck.verdict != Verdict::AC) withdraw(m, c, ck.verdict, ck.message);
   return ck.verdict == Verdict::AC;
@@ -164,7 +163,7 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
     return std::nullopt;
   }
   if (later) m.unchecked = o;
-  else if (check && !passes(m, p, c, *check, o, m.session->image(), m.session->result())) return std::nullopt;
+  else if (check && !passes(m, p, c, *check, o, m.session->result())) return std::nullopt;
   return o.interval_s;
 }
 
@@ -179,7 +178,7 @@ void Rivals::check_beside(const Problem& p, const Case& c, const Against& check,
       withdraw(m, "case " + c.name + ": its buffers could not be read back beside the submission's");
       continue;
     }
-    passes(m, p, c, check, o, sub.image(), sub.result());
+    passes(m, p, c, check, o, sub.result());
   }
 }
 

@@ -84,9 +84,9 @@ class Rivals {
   void withdraw(Member& m, const std::string& why);
   // Withdrawn for verdict `v` on case c.
   void withdraw(Member& m, const Case& c, Verdict v, const std::string& message);
-  // Rival m's call `o` checked, its buffers at `result` against the image `image`; withdrawn unless AC.
+  // Rival m's call `o` checked, its outputs at `result` (check_outputs); withdrawn unless AC.
   bool passes(Member& m, const Problem& p, const Case& c, const Against& check, const CallOutcome& o,
-              const std::byte* image, const std::byte* result);
+              const std::byte* result);
   std::vector<std::unique_ptr<Member>> members_;
   std::vector<std::string> notes_;
 };
