@@ -181,10 +181,12 @@ struct Points {
   double total() const { return correctness + performance; }
 };
 
-// The bar the fast reference solution must clear in make bench: at least
+// A bar the fast reference solution must clear in make bench: at least
 // `at_least` of its anchor on the performance case `on`: a case's name, "*"
 // (every case) or "largest" (the case with the most work, FLOPs or else bytes,
-// among those this machine runs).
+// among those this machine runs). A problem may set several (softmax-gpu: one
+// for its largest case, one for its smallest); a case takes the first that
+// names it.
 // The anchor is "vendor" (the vendor anchor's time over the fast reference's:
 // 0.9 means within 90% of the vendor's speed) or "peak" (the fraction of the
 // machine's measured peak). No anchor: no target.
@@ -224,7 +226,7 @@ struct ProblemInfo {
   // it, and that each other name gives other inputs than the last branch), so
   // a misspelt name cannot fall through to the default unnoticed.
   std::vector<std::string> generators = {"uniform"};
-  BenchTarget bench_target;
+  std::vector<BenchTarget> bench_targets;
   // CPU emulation (judge --emulate) runs a functional test only while its model
   // stays under these (traffic in bytes, FLOPs); a larger one is skipped, listed with the
   // reason, so that a problem's functional tests finish within a minute on two cores.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
@@ -44,6 +45,19 @@ TEST_CASE("every problem's description is complete") {
       CHECK(names.insert(c.name).second);
       const Model m = p->model(c);
       CHECK((m.bytes > 0 || m.flops > 0));
+    }
+    // make bench's bars name cases that exist, against an anchor it knows, and a vendor bar only where a vendor
+    // anchor is there to be timed.
+    const bool has_vendor = std::filesystem::exists(std::filesystem::path(HPCJUDGE_SOURCE_DIR) / "reference" /
+                                                    "solutions" / p->info().slug /
+                                                    ("vendor." + p->info().source_ext));
+    for (const BenchTarget& t : p->info().bench_targets) {
+      INFO(t.anchor << " " << t.on);
+      CHECK((t.anchor == "peak" || (t.anchor == "vendor" && has_vendor)));
+      CHECK(t.at_least > 0);
+      const auto& b = p->benchmarks();
+      CHECK((t.on == "*" || t.on == "largest" ||
+             std::any_of(b.begin(), b.end(), [&](const Case& c) { return c.name == t.on; })));
     }
   }
 }

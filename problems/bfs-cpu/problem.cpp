@@ -18,7 +18,7 @@ struct BfsCpu final : BfsProblem<decltype(solve)> {
                     // A floor, as bfs's: 5% of the copy bandwidth on R-MAT by the model of every edge read once
                     // (the fast reference reached 10% of a 2-core VM's 71 GB/s in make bench); none on the grid,
                     // whose levels no BFS streams.
-                    .bench_target = {"peak", 0.05, "rmat-20"}},
+                    .bench_targets = {{"peak", 0.05, "rmat-20"}}},
                    bfs_tests(), {bfs_cases::rmat(20), bfs_cases::grid(1024, 1024)}) {}
 };
 

@@ -31,7 +31,7 @@ inline ProblemInfo rle_info(std::string slug, std::string title, BenchTarget tar
           .tolerance_why = kRleExactWhy,
           .workspace_per_input_byte = 16,
           .generators = std::move(generators),
-          .bench_target = std::move(target),
+          .bench_targets = {std::move(target)},
           // Under CPU emulation up to about 10^6 bytes: the baseline's Kogge-Stone scan of 10^6 flags costs
           // about 4 s there; the 4-million and 16-million-byte tests would take the tests past a minute.
           .emulation_max_bytes = 4e6};

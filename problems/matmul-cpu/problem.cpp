@@ -13,7 +13,7 @@ struct MatmulCpu final : MatmulProblem<decltype(solve)> {
                        .kind = Kind::CPU,
                        .source_ext = "cpp",
                        .points = {.correctness = 40, .performance = 60},
-                       .bench_target = {"vendor", 0.70}},
+                       .bench_targets = {{"vendor", 0.70}}},
                       matmul_tests({}),
                       {matmul_case("512^3", 512, 512, 512), matmul_case("1024^3", 1024, 1024, 1024),
                        matmul_case("skinny-4096x256x256", 4096, 256, 256),

@@ -27,7 +27,7 @@ class Merge final : public ProblemOf<decltype(solve)> {
             "keys are indistinguishable), so every element of C must equal the reference's. The keys stay above "
             "INT32_MIN, the sentinel, so an element never written fails.",
         .generators = {"random", "duplicates", "interleaved", "a-first", "b-first", "runs", "extremes"},
-        .bench_target = {"vendor", 0.90},
+        .bench_targets = {{"vendor", 0.90}},
     };
     return i;
   }

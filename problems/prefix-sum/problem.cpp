@@ -34,7 +34,7 @@ class PrefixSum final : public ProblemOf<decltype(solve)> {
             "2^24, and the large-sums tests pass that.",
         .race_check = true,  // the Kogge-Stone step without a barrier between its read and its write
         .generators = {"uniform", "zeros", "equal", "alternating", "large"},
-        .bench_target = {"vendor", 0.90},
+        .bench_targets = {{"vendor", 0.90}},
         // Under CPU emulation up to N = 1000003 (sums-beyond-2^24, alternating-signs): a block scan of 10^6
         // elements costs about 3 s there, and the three 2^20 +- 1 tests would take the tests past a minute.
         .emulation_max_bytes = 8.1e6,

@@ -48,7 +48,7 @@ class Reduction final : public ProblemOf<decltype(solve)> {
             "atol = 1.01 gamma_(n-1) n max|x|. That bound holds for every order, a single float accumulator "
             "included, and rejects half precision, a wrong scale or a lost part of the array.",
         .generators = {"exact", "positive", "wide", "mixed"},
-        .bench_target = {"vendor", 0.90},
+        .bench_targets = {{"vendor", 0.90}},
     };
     return i;
   }

@@ -16,7 +16,7 @@ struct SpmvCpu final : SpmvProblem<decltype(solve), decltype(workspace_size), de
                      .points = {.correctness = 40, .performance = 60},
                      .timing = {.budget_s = 2.0},
                      .workspace_per_input_byte = 8,
-                     .bench_target = {"peak", 0.30}},
+                     .bench_targets = {{"peak", 0.30}}},
                     spmv_tests(),
                     {spmv_cases::matrix("uniform-2^21", int64_t{1} << 21, int64_t{1} << 21, int64_t{1} << 24, "uniform"),
                      spmv_cases::stencil("stencil-2000x2000", 2000), spmv_cases::rmat("rmat-20", 20),

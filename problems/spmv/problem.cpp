@@ -17,7 +17,7 @@ struct Spmv final : SpmvProblem<decltype(solve), decltype(workspace_size), declt
                      .timing = {.budget_s = 2.0},
                      .allowed_libraries = {"cub", "thrust"},
                      .workspace_per_input_byte = 8,
-                     .bench_target = {"vendor", 0.90, "*"}},
+                     .bench_targets = {{"vendor", 0.90, "*"}}},
                     spmv_tests(),
                     {spmv_cases::matrix("uniform-2^22", int64_t{1} << 22, int64_t{1} << 22, int64_t{1} << 25, "uniform"),
                      spmv_cases::stencil("stencil-3000x3000", 3000), spmv_cases::rmat("rmat-21", 21)}) {}

@@ -20,7 +20,7 @@ class VectorAdd final : public ProblemOf<decltype(solve)> {
             "A float addition is correctly rounded: its error is at most half an ulp, 2^-24 relative to the exact "
             "sum. rtol = 2^-23 admits that with a factor 2 of margin and atol = 0; anything else (an element "
             "lost, half precision, a wrong index) fails.",
-        .bench_target = {"peak", 0.90},
+        .bench_targets = {{"peak", 0.90, "*"}},
     };
     return i;
   }
