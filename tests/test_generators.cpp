@@ -44,9 +44,9 @@ TEST_CASE("generators give the pinned bytes") {
   CHECK(checksum(w) == 0x2901d4e6cf498c40ull);
 }
 
-TEST_CASE("philox_quads gives philox_bits's words, eight counters at a time or one") {
+TEST_CASE("philox_quads gives philox_bits's words, 32, eight or one counters at a time") {
   for (const uint64_t first : {uint64_t{0}, uint64_t{5}, (uint64_t{1} << 32) - 3, (uint64_t{7} << 32) + 12345})
-    for (const uint64_t count : {0, 1, 7, 8, 9, 64, 67}) {
+    for (const uint64_t count : {0, 1, 7, 8, 9, 31, 32, 43, 64, 67}) {
       std::vector<uint32_t> got(4 * count + 1, 0xDEADBEEFu);
       philox_quads(0x123456789ABCDEFull, 11, first, count, got.data());
       INFO("first " << first << ", count " << count);
