@@ -66,6 +66,53 @@ int64_t co_rank(int64_t k, std::span<const int32_t> a, std::span<const int32_t> 
   return lo;
 }
 
+namespace {
+
+// std::merge without its branch: which side gives the next element is as likely as not on random keys, so a
+// branch mispredicts half the time; here it is a select and two adds (ties from a first, as std::merge). Each
+// step waits on the one before (the next load's index), so four merges of their own, the part's quarters, are
+// made in one loop to overlap those waits, until one of them has a side used up; each then finishes alone. On the
+// 2-core VM 2^27 + 2^27 random keys took 630 ms with std::merge, 455 ms one merge a loop, 205 ms two, 105 ms four.
+struct MergeCursor {
+  const int32_t *a, *a_end, *b, *b_end;
+  int32_t* c;
+  int64_t left() const { return std::min(a_end - a, b_end - b); }  // steps that cannot run out
+  void step() {
+    const int32_t x = *a, y = *b;
+    const bool from_b = y < x;
+    *c++ = from_b ? y : x;
+    b += from_b;
+    a += !from_b;
+  }
+  void finish() {
+    for (int64_t steps; (steps = left()) > 0;)
+      for (; steps > 0; --steps) step();
+    c = std::copy(a, a_end, c);
+    std::copy(b, b_end, c);
+  }
+};
+
+void merge_part(std::span<const int32_t> a, std::span<const int32_t> b, int64_t k0, int64_t k1, int32_t* c) {
+  constexpr int kWays = 4;
+  MergeCursor m[kWays];
+  int64_t k = k0, i = co_rank(k0, a, b);
+  for (int w = 0; w < kWays; ++w) {
+    const int64_t kn = k0 + (k1 - k0) * (w + 1) / kWays, in = co_rank(kn, a, b);
+    m[w] = {a.data() + i, a.data() + in, b.data() + (k - i), b.data() + (kn - in), c + k};
+    k = kn, i = in;
+  }
+  while (true) {
+    int64_t steps = m[0].left();
+    for (int w = 1; w < kWays; ++w) steps = std::min(steps, m[w].left());
+    if (steps == 0) break;
+    for (; steps > 0; --steps)
+      for (int w = 0; w < kWays; ++w) m[w].step();
+  }
+  for (int w = 0; w < kWays; ++w) m[w].finish();
+}
+
+}  // namespace
+
 void merge(std::span<const int32_t> a, std::span<const int32_t> b, std::span<int32_t> c) {
   const auto total = static_cast<int64_t>(c.size());
   if (total != static_cast<int64_t>(a.size() + b.size())) throw std::logic_error("merge: c has the wrong size");
@@ -73,8 +120,7 @@ void merge(std::span<const int32_t> a, std::span<const int32_t> b, std::span<int
 #pragma omp parallel for schedule(dynamic) if (parts > 1)
   for (int64_t p = 0; p < parts; ++p) {
     const int64_t k0 = total * p / parts, k1 = total * (p + 1) / parts;
-    const int64_t i0 = co_rank(k0, a, b), i1 = co_rank(k1, a, b);
-    std::merge(a.begin() + i0, a.begin() + i1, b.begin() + (k0 - i0), b.begin() + (k1 - i1), c.begin() + k0);
+    merge_part(a, b, k0, k1, c.data());
   }
 }
 

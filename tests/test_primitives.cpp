@@ -235,6 +235,26 @@ TEST_CASE("merge: the reference is std::merge, the co-rank splits it, and ties f
   }
 }
 
+TEST_CASE("merge: the reference in parts on every core, four merges a part, is std::merge") {
+  // Sizes past the parallel threshold; sides of very different lengths, one side before the other, equal keys.
+  const std::pair<size_t, size_t> sizes[] = {{(1 << 20) + 3, 3 * (1 << 19) + 1}, {(1 << 21) + 5, 1024}, {7, 1 << 21}};
+  for (const auto& [m, n] : sizes)
+    for (uint32_t s = 0; s < 3; ++s) {
+      std::vector<int32_t> a(m), b(n), c(m + n), want(m + n);
+      if (s == 2) {  // all of a before b
+        gen::ascending(a, 7, 30, -100000000, 4, 1.25);
+        gen::ascending(b, 7, 31, a.back() + 1, 4, 1.25);
+      } else {
+        gen::ascending(a, 7, 10 + s, -1000, s == 0 ? 1000 : 2, 1.25 + 100 * s);
+        gen::ascending(b, 7, 20 + s, -1000, s == 0 ? 1000 : 2, 1.25 + 100 * s);
+      }
+      std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin());
+      reference::merge(a, b, c);
+      INFO(m << " + " << n << ", pattern " << s);
+      CHECK(c == want);
+    }
+}
+
 TEST_CASE("merge: every generator gives ascending keys above the sentinel") {
   const Problem& p = *Registry::find("merge");
   for (const Case& c : p.tests()) {
