@@ -127,8 +127,29 @@ void chain_bytes(std::span<uint8_t> out, uint64_t seed, uint32_t stream, Step st
   constexpr size_t kStretch = size_t{1} << 20;
   const size_t n = out.size(), stretches = (n + kStretch - 1) / kStretch;
   if (stretches <= 1) return make(0, n, -1, false);
+  // A byte waits on the one before, so a thread makes kChains whole stretches at once, a byte of each in turn,
+  // to overlap those waits; the rest (a last, short stretch) one at a time.
+  constexpr size_t kChains = 4;
+  const size_t whole = n / kStretch, groups = whole / kChains;
 #pragma omp parallel for schedule(static)
-  for (size_t k = 0; k < stretches; ++k) make(k * kStretch, std::min(n, (k + 1) * kStretch), -1, false);
+  for (size_t g = 0; g < groups; ++g) {
+    constexpr size_t kPer = 4 * kQuadsAtOnce;  // bytes per draw of bits: kStretch is a multiple
+    uint32_t bits[kChains][kPer];
+    int prev[kChains] = {-1, -1, -1, -1};
+    const size_t first = g * kChains * kStretch;
+    for (size_t i0 = 0; i0 < kStretch; i0 += kPer) {
+      for (size_t c = 0; c < kChains; ++c)
+        philox_quads(seed, stream, (first + c * kStretch + i0) / 4, kQuadsAtOnce, bits[c]);
+      for (size_t i = 0; i < kPer; ++i)
+#pragma GCC unroll 4
+        for (size_t c = 0; c < kChains; ++c) {
+          prev[c] = step(bits[c][i], prev[c]);
+          out[first + c * kStretch + i0 + i] = static_cast<uint8_t>(prev[c]);
+        }
+    }
+  }
+#pragma omp parallel for schedule(static)
+  for (size_t k = groups * kChains; k < stretches; ++k) make(k * kStretch, std::min(n, (k + 1) * kStretch), -1, false);
   for (size_t k = 1; k < stretches; ++k) make(k * kStretch, std::min(n, (k + 1) * kStretch), out[k * kStretch - 1], true);
 }
 
@@ -284,6 +305,13 @@ void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t
 }
 
 void run_bytes(std::span<uint8_t> bytes, uint64_t seed, uint32_t stream, std::span<const uint8_t> alphabet) {
+  if (alphabet.empty()) {  // pick() over 256 values, its divisions by constants (a multiply each, not a divide)
+    chain_bytes(bytes, seed, stream, [](uint32_t b, int prev) {
+      const uint32_t k0 = b & 255, k1 = (k0 + 1 + (b >> 16) % 255) & 255;
+      return static_cast<int>(k0) == prev ? static_cast<int>(k1) : static_cast<int>(k0);
+    });
+    return;
+  }
   chain_bytes(bytes, seed, stream, [&](uint32_t b, int prev) { return static_cast<int>(pick(b, prev, alphabet)); });
 }
 
