@@ -5,6 +5,7 @@
 // on the development machine, a VM without hardware counters; kPerf has the same
 // format with counts written for the test.
 #include <catch2/catch_test_macros.hpp>
+#include <regex>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "judge/measure/profile.h"
@@ -102,6 +103,11 @@ TEST_CASE("the runner's prefixes: ncu filtered to the submission's kernels, perf
   const std::string s = [&] { std::string t; for (const auto& a : n) t += a + " "; return t; }();
   CHECK_THAT(s, ContainsSubstring("--set full --launch-count 2 -f -o /tmp/x/rep"));
   CHECK_THAT(s, ContainsSubstring("--kernel-name-base mangled --kernel-name regex:^(_Z3addPfi|plain)$"));
+  // A kernel in an anonymous namespace: its hash differs from compile to compile, so any is matched.
+  const auto a = ncu_prefix("/opt/ncu", {"_ZN44_GLOBAL__N__4f7730c0_11_solution_cu_b32257a811scan_expandEPKj"}, 1, "r");
+  const std::regex got(a.back().substr(std::string("regex:").size()));
+  CHECK(std::regex_match("_ZN44_GLOBAL__N__f2bd5c0e_11_solution_cu_b32257a811scan_expandEPKj", got));
+  CHECK_FALSE(std::regex_match("_ZN44_GLOBAL__N__f2bd5c0e_11_solution_cu_b32257a811clearEPKj", got));
   const auto p = perf_prefix("/usr/bin/perf", "/tmp/x/p.csv");
   CHECK(p.back() == "--");
   CHECK(p[4] == "-o");

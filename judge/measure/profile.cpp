@@ -211,8 +211,14 @@ std::vector<std::string> perf_summary(const std::map<std::string, double>& e) {
 
 std::vector<std::string> ncu_prefix(const std::string& ncu, const std::vector<std::string>& mangled_kernels,
                                     int launches, const fs::path& report_base) {
+  // A kernel in an anonymous namespace is mangled with a hash that each compile draws afresh
+  // (_ZN44_GLOBAL__N__4f7730c0_11_solution_cu_b32257a811scan_expand...), and the names come from a compile of
+  // their own, not the runner's library's: the hash matches any. (Mangled names are letters, digits and '_'
+  // only, nothing a regex reads otherwise.)
+  static const std::regex anonymous("_GLOBAL__N__[0-9a-f]+_");
   std::string names;
-  for (const auto& k : mangled_kernels) names += (names.empty() ? "" : "|") + k;
+  for (const auto& k : mangled_kernels)
+    names += (names.empty() ? "" : "|") + std::regex_replace(k, anonymous, "_GLOBAL__N__[0-9a-f]+_");
   std::vector<std::string> argv = {ncu, "--target-processes", "all", "--set", "full", "--launch-count",
                                    std::to_string(std::max(1, launches)), "-f", "-o", report_base.string()};
   if (!names.empty()) argv.insert(argv.end(), {"--kernel-name-base", "mangled", "--kernel-name", "regex:^(" + names + ")$"});
