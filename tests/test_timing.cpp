@@ -131,4 +131,9 @@ TEST_CASE("a GPU grade's cases share the timing budget, what one leaves going to
   // Past the grade's budget, a case still gets the floor (or its own budget, if smaller).
   CHECK(shared_case_budget(3.0, 2 * kGpuTimingBudgetS, 1) == Catch::Approx(kMinCaseBudgetS));
   CHECK(shared_case_budget(0.2, 2 * kGpuTimingBudgetS, 1) == Catch::Approx(0.2));
+  // A grade that took long before its timing: the cases share what is left before kGpuTimingEndsByS.
+  CHECK(shared_case_budget(3.0, 0.0, 2, kGpuTimingEndsByS - 3.0) == Catch::Approx(1.5));
+  CHECK(shared_case_budget(3.0, 1.0, 1, kGpuTimingEndsByS - 0.2) == Catch::Approx(kMinCaseBudgetS));
+  // A quick one keeps the shared budget.
+  CHECK(shared_case_budget(3.0, 0.0, 3, 1.0) == Catch::Approx(kGpuTimingBudgetS / 3));
 }

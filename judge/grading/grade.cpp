@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <future>
 #include <optional>
 #include <random>
@@ -286,7 +287,7 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
 }
 
 void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, const MachineInfo& m, PeaksInUse& pk,
-               Session& s, Rivals* rivals, Report& r, Listener& listener) {
+               Session& s, Rivals* rivals, Report& r, Listener& listener, const std::function<double()>& grade_s) {
   std::vector<Case> cases;
   for (const Case& c : p.benchmarks())
     if (c.min_cores <= m.cores && (opt.only_case.empty() || c.name == opt.only_case)) cases.push_back(c);
@@ -320,7 +321,8 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
     TimingPolicy policy = p.info().timing;
     const double own_budget_s = policy.budget_s;
     if (p.info().kind == Kind::GPU)
-      policy.budget_s = shared_case_budget(policy.budget_s, looped_s, static_cast<int>(cases.size() - ci));
+      policy.budget_s =
+          shared_case_budget(policy.budget_s, looped_s, static_cast<int>(cases.size() - ci), grade_s());
     if (nr > 0) {  // side by side: enough runs for the ratios too, within a stretch of the case's own budget
       policy.min_runs = std::max(policy.min_runs, kSideBySideMinRuns);
       policy.hard_budget_s = kSideBySideHardBudget * own_budget_s;
@@ -634,7 +636,10 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                               listener);
         }
         wall["peaks_and_rivals"] = phase.lap();  // the machine's peaks, the references compiled and started
-        run_bench(p, opt, paths, r.machine, peaks, timed, rivals.get(), r, listener);
+        // The grade's wall time so far, less a scale timed now (a first grade's, not the grade's own work).
+        const double scale_s = wall.value("scale", 0.0);
+        run_bench(p, opt, paths, r.machine, peaks, timed, rivals.get(), r, listener,
+                  [&] { return whole.elapsed() - scale_s; });
         wall["performance"] = phase.lap();
         if (rivals) r.timing["side_by_side"] = rivals->notes();
         if (gpu) r.machine.gpu["sensors_after_bench"] = timed.sensors();
