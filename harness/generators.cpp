@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "philox.h"
+#include "uninitialized.h"
+
+#include <omp.h>
 
 namespace hpcjudge::gen {
 
@@ -246,10 +249,14 @@ void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t
   // 1.8e8 runs in 2^28 bytes took 315 ms one block at a time). Once a block needs no more cuts, none of its
   // later gaps is kept (a number below 0 is never drawn): its walk may go on to the end.
   constexpr uint64_t kWalks = 4;
+  // Each walk's cut gaps, written kept or not (no branch): one array for every thread, made here, since 16 MiB
+  // allocated in each thread stays in that thread's malloc arena once freed (on the H200's 16 cores 256 MiB
+  // that every fork of the judge then shared).
+  UninitVector<uint32_t> scratch(static_cast<size_t>(omp_get_max_threads()) * kWalks * (kBlock + 4));
 #pragma omp parallel
   {
-    std::vector<uint32_t> cut_store(kWalks * (kBlock + 4));  // each walk's cut gaps, written kept or not (no branch)
-    uint32_t bits[kWalks][4 * kQuadsAtOnce];                 // the gaps' bits, as for_each_bits's
+    uint32_t* const cut_store = scratch.data() + static_cast<size_t>(omp_get_thread_num()) * kWalks * (kBlock + 4);
+    uint32_t bits[kWalks][4 * kQuadsAtOnce];  // the gaps' bits, as for_each_bits's
 #pragma omp for schedule(dynamic, 1)
     for (uint64_t g = 0; g < (blocks + kWalks - 1) / kWalks; ++g) {
       uint64_t from[kWalks], n[kWalks], needed[kWalks], at[kWalks];
@@ -258,7 +265,7 @@ void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t
       for (uint64_t w = 0; w < walks; ++w) {
         const uint64_t b = g * kWalks + w;
         from[w] = b * kBlock, n[w] = std::min(kBlock, gaps - from[w]), needed[w] = first[b + 1] - first[b];
-        at[w] = 0, cut[w] = cut_store.data() + w * (kBlock + 4);
+        at[w] = 0, cut[w] = cut_store + w * (kBlock + 4);
         common = std::min(common, n[w]);
       }
       // The gaps all walks have, together (whole Philox blocks only: kBlock is a multiple of 4 * kQuadsAtOnce);
