@@ -259,7 +259,7 @@ void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t
     uint32_t bits[kWalks][4 * kQuadsAtOnce];  // the gaps' bits, as for_each_bits's
 #pragma omp for schedule(dynamic, 1)
     for (uint64_t g = 0; g < (blocks + kWalks - 1) / kWalks; ++g) {
-      uint64_t from[kWalks], n[kWalks], needed[kWalks], at[kWalks];
+      uint64_t from[kWalks] = {}, n[kWalks] = {}, needed[kWalks] = {}, at[kWalks] = {};
       uint32_t* cut[kWalks];
       uint64_t walks = std::min(kWalks, blocks - g * kWalks), common = kBlock;  // gaps every walk has
       for (uint64_t w = 0; w < walks; ++w) {
@@ -271,7 +271,11 @@ void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t
       // The gaps all walks have, together (whole Philox blocks only: kBlock is a multiple of 4 * kQuadsAtOnce);
       // then the rest of each alone.
       const uint64_t together = walks == kWalks ? common / (4 * kQuadsAtOnce) * (4 * kQuadsAtOnce) : 0;
-      for (uint64_t q0 = 0; 4 * q0 < together; q0 += kQuadsAtOnce) {
+      uint64_t q0 = 0;
+      for (; 4 * q0 < together; q0 += kQuadsAtOnce) {
+        uint64_t any = 0;
+        for (uint64_t w = 0; w < kWalks; ++w) any |= needed[w];
+        if (any == 0) break;  // every walk's cuts made (one run in all: none to make)
         for (uint64_t w = 0; w < kWalks; ++w) philox_quads(seed, stream, from[w] / 4 + q0, kQuadsAtOnce, bits[w]);
         for (uint64_t i = 0; i < 4 * kQuadsAtOnce; ++i)
 #pragma GCC unroll 4
@@ -284,10 +288,10 @@ void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t
           }
       }
       for (uint64_t w = 0; w < walks; ++w)
-        for (uint64_t q0 = together / 4; 4 * q0 < n[w] && needed[w] > 0; q0 += kQuadsAtOnce) {
-          philox_quads(seed, stream, from[w] / 4 + q0, kQuadsAtOnce, bits[w]);
-          for (uint64_t i = 4 * q0; i < std::min(n[w], 4 * (q0 + kQuadsAtOnce)) && needed[w] > 0; ++i) {
-            const uint64_t keep = static_cast<uint64_t>(bits[w][i - 4 * q0]) * (n[w] - i) < (needed[w] << 32);
+        for (uint64_t q = q0; 4 * q < n[w] && needed[w] > 0; q += kQuadsAtOnce) {
+          philox_quads(seed, stream, from[w] / 4 + q, kQuadsAtOnce, bits[w]);
+          for (uint64_t i = 4 * q; i < std::min(n[w], 4 * (q + kQuadsAtOnce)) && needed[w] > 0; ++i) {
+            const uint64_t keep = static_cast<uint64_t>(bits[w][i - 4 * q]) * (n[w] - i) < (needed[w] << 32);
             cut[w][at[w]] = static_cast<uint32_t>(from[w] + i);
             at[w] += keep;
             needed[w] -= keep;
