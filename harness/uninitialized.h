@@ -77,9 +77,7 @@ class Pool {
       for (size_t i = count_; i-- > 0;)
         if (kept_[i].len == len) {
           void* p = kept_[i].p;
-          kept_bytes_ -= len;
-          for (size_t j = i; j + 1 < count_; ++j) kept_[j] = kept_[j + 1];
-          --count_;
+          remove(i);
           return p;
         }
     }
@@ -97,9 +95,7 @@ class Pool {
       } else {
         while (count_ > 0 && (count_ == kKept || kept_bytes_ + len > limit_)) {  // the oldest out
           out[dropped++] = kept_[0];
-          kept_bytes_ -= kept_[0].len;
-          for (size_t j = 0; j + 1 < count_; ++j) kept_[j] = kept_[j + 1];
-          --count_;
+          remove(0);
         }
         kept_[count_++] = {p, len};
         kept_bytes_ += len;
@@ -109,6 +105,12 @@ class Pool {
   }
 
  private:
+  // Entry i out, the later ones moved up (the oldest stays first); the caller holds the mutex.
+  void remove(size_t i) noexcept {
+    kept_bytes_ -= kept_[i].len;
+    for (size_t j = i; j + 1 < count_; ++j) kept_[j] = kept_[j + 1];
+    --count_;
+  }
   static constexpr size_t kKept = 8;
   struct Entry {
     void* p = nullptr;
