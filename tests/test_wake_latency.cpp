@@ -1,12 +1,20 @@
 // The judge's hold on the CPUs' wake-up latency (judge/measure/wake_latency.h):
 // while held, the kernel's PM QoS target is 0 us; released, it is what it was.
+// The spinners: one per CPU, SCHED_IDLE, spinning while held and asleep otherwise.
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <catch2/catch_test_macros.hpp>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <optional>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "judge/measure/wake_latency.h"
 
@@ -21,6 +29,36 @@ std::optional<int32_t> target() {
   const bool ok = read(fd, &v, sizeof v) == static_cast<ssize_t>(sizeof v);
   close(fd);
   return ok ? std::optional<int32_t>(v) : std::nullopt;
+}
+
+// This process's threads named `name`: their ids and states ('R' running, 'S' asleep), from /proc.
+struct ThreadState {
+  pid_t tid;
+  char state;
+};
+std::vector<ThreadState> threads_named(const std::string& name) {
+  std::vector<ThreadState> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::string comm;
+    std::getline(std::ifstream(e.path() / "comm"), comm);
+    if (comm != name) continue;
+    std::string stat;
+    std::getline(std::ifstream(e.path() / "stat"), stat);
+    const size_t close = stat.rfind(')');  // "tid (comm) S ..."
+    out.push_back({static_cast<pid_t>(std::stoi(e.path().filename())), close + 2 < stat.size() ? stat[close + 2] : '?'});
+  }
+  return out;
+}
+
+// Waits up to 10 s (a loaded test machine may leave a SCHED_IDLE thread without a CPU for long) for `done`.
+template <class F>
+bool within_10s(F done) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
 }
 }  // namespace
 
@@ -48,4 +86,44 @@ TEST_CASE("wake latency: HPCJUDGE_NO_WAKE_AIDS leaves the CPUs as they are") {
     if (before) CHECK(*target() == *before);
   }
   unsetenv("HPCJUDGE_NO_WAKE_AIDS");
+}
+
+TEST_CASE("cpu spinners: one per CPU of the affinity, SCHED_IDLE and pinned; they spin only while held") {
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  REQUIRE(sched_getaffinity(0, sizeof mine, &mine) == 0);
+  const size_t cpus = static_cast<size_t>(CPU_COUNT(&mine));
+  CpuSpinners s;
+  REQUIRE(s.count() == cpus);
+  REQUIRE(within_10s([&] { return threads_named("hpcjudge-awake").size() == cpus; }));
+  for (const ThreadState& t : threads_named("hpcjudge-awake")) {
+    CHECK(sched_getscheduler(t.tid) == SCHED_IDLE);
+    cpu_set_t its;
+    CPU_ZERO(&its);
+    REQUIRE(sched_getaffinity(t.tid, sizeof its, &its) == 0);
+    CHECK(CPU_COUNT(&its) == 1);
+  }
+  // Asleep until held (none spins, none runs).
+  CHECK(within_10s([&] {
+    for (const ThreadState& t : threads_named("hpcjudge-awake"))
+      if (t.state != 'S') return false;
+    return true;
+  }));
+  CHECK(s.spinning() == 0);
+  for (int round = 0; round < 3; ++round) {  // held and released again: none is left behind
+    s.hold();
+    CHECK(within_10s([&] { return s.spinning() == cpus; }));
+    s.release();
+    CHECK(within_10s([&] { return s.spinning() == 0; }));
+  }
+  CHECK(within_10s([&] {
+    for (const ThreadState& t : threads_named("hpcjudge-awake"))
+      if (t.state != 'S') return false;
+    return true;
+  }));
+}
+
+TEST_CASE("cpu spinners: gone with their owner") {
+  { CpuSpinners s; s.hold(); }  // destroyed while held: each leaves its spin and ends
+  CHECK(within_10s([] { return threads_named("hpcjudge-awake").empty(); }));
 }

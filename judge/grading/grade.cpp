@@ -570,15 +570,19 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     if (opt.sandbox)
       for (auto& a : sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden}))
         wrapper.push_back(std::move(a));
+    // A GPU problem's calls are timed with the CPUs kept awake, the round trip measured below included: their
+    // wake-up latency held at 0, and each spinning while a timed call is in flight (judge/measure/wake_latency.h).
+    std::optional<CpuWakeLatency> awake;
+    std::optional<CpuSpinners> spinners;
+    if (gpu && !emulate) awake.emplace();
+    if (gpu && !emulate && !wake_aids_off()) spinners.emplace();
     const SessionOptions session_options{.library = lib,
                                          .threads = r.machine.threads,
                                          .device = opt.device,
                                          .wrapper = wrapper,
                                          .memory_limit = host_memory_limit(p),
-                                         .emulate = emulate};
-    // A GPU problem's calls are timed with the CPUs kept awake, the round trip measured below included.
-    std::optional<CpuWakeLatency> awake;
-    if (gpu && !emulate) awake.emplace();
+                                         .emulate = emulate,
+                                         .keep_awake = spinners ? &*spinners : nullptr};
     Session s(paths, p, session_options);
     const CallOutcome started = s.start(60);
     std::string extra_output;  // what the performance cases' runner printed
@@ -593,6 +597,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                 {"buffers", s.buffers()},
                 {"judge_held_device_buffers", s.judge_held()}};
     if (awake) r.timing["cpus_kept_awake"] = awake->held();
+    if (awake) r.timing["cpus_spinning_in_calls"] = spinners ? spinners->count() : 0;
     wall["runner"] = phase.lap();  // the runner started, its round trips measured
     if (auto bad = failed_call(started)) {
       set_verdict(r, bad->verdict, "", bad->message);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "harness/bytes.h"
 #include "harness/channel.h"
@@ -359,6 +360,14 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // reached a sleeping judge about 117 us after the call synchronised, a polling one 69-85 us after.
   const bool timed = q.op == Op::Call || q.op == Op::Ping;
   const Clock::duration spin = timed && spin_replies_ ? kReplySpin : Clock::duration{};
+  // No CPU halted when the runner is resumed or the judge woken: the spinners run until the call's end.
+  struct Awake {
+    CpuSpinners* s;
+    ~Awake() {
+      if (s) s->release();
+    }
+  } awake{timed ? opt_.keep_awake : nullptr};
+  if (awake.s) awake.s->hold();
   // The request waits in the channel while the runner is stopped: resumed, it finds it at once.
   x.sent = Clock::now();
   bool sent = true;
@@ -422,6 +431,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     device_->fence();
     got = Clock::now();
   }
+  if (awake.s) std::exchange(awake.s, nullptr)->release();  // the call is over: they sleep while it is stopped
   std::string why;
   if (!family_->stop(kStopLimit, &why)) {
     ended(o, std::string("after ") + during + ", the submission's processes could not be stopped: " + why,

@@ -32,6 +32,8 @@
 
 namespace hpcjudge {
 
+class CpuSpinners;
+
 struct CallOutcome {
   enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory } status = Ok;
   double seconds = 0;           // the call on the judge's clock, the round trip subtracted
@@ -55,6 +57,9 @@ struct SessionOptions {
   // where its buffers are not copied on the device (else into the submission's: Session::read_back_from);
   // pinning the read-back took 0.3-0.5 s a GiB on the H200 (the first load of each case's rivals), for one copy.
   bool pin_read_back = true;
+  // GPU on a device: CPUs kept spinning from just before a timed call's (or ping's) request to its end
+  // (judge/measure/wake_latency.h); none where null. Shared by the grade's sessions, the rivals' included.
+  CpuSpinners* keep_awake = nullptr;
 };
 
 // What the judge reads back after a call: everything (a submission's call: guard zones and inputs are checked

@@ -1,10 +1,17 @@
 #include "judge/measure/wake_latency.h"
 
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <ctime>
 
 namespace hpcjudge {
 
@@ -23,6 +30,69 @@ CpuWakeLatency::CpuWakeLatency() {
 
 CpuWakeLatency::~CpuWakeLatency() {
   if (fd_ >= 0) close(fd_);
+}
+
+namespace {
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+uint32_t* futex_word(std::atomic<uint32_t>& w) { return reinterpret_cast<uint32_t*>(&w); }
+
+}  // namespace
+
+CpuSpinners::CpuSpinners() {
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) return;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &mine)) threads_.emplace_back([this, cpu] { spin(cpu); });
+}
+
+CpuSpinners::~CpuSpinners() {
+  word_.store(kQuit);
+  syscall(SYS_futex, futex_word(word_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+  for (std::thread& t : threads_) t.join();
+}
+
+void CpuSpinners::spin(int cpu) {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  sched_setaffinity(0, sizeof one, &one);
+  const sched_param idle{};
+  sched_setscheduler(0, SCHED_IDLE, &idle);  // allowed to any user: it only lowers the thread's claim
+  pthread_setname_np(pthread_self(), "hpcjudge-awake");
+  for (;;) {
+    const uint32_t w = word_.load();
+    if (w == kQuit) return;
+    if (w == kAsleep) {
+      syscall(SYS_futex, futex_word(word_), FUTEX_WAIT_PRIVATE, kAsleep, nullptr, nullptr, 0);
+      continue;
+    }
+    spinning_.fetch_add(1);
+    while (word_.load(std::memory_order_relaxed) == kSpin) cpu_relax();
+    spinning_.fetch_sub(1);
+  }
+}
+
+void CpuSpinners::hold() {
+  if (threads_.empty()) return;
+  word_.store(kSpin);
+  syscall(SYS_futex, futex_word(word_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+  // Asleep meanwhile, not spinning: this thread's own CPU has a spinner to run too.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::microseconds(kHoldWaitUs);
+  const timespec nap{0, 20'000};
+  while (spinning_.load() < threads_.size() && std::chrono::steady_clock::now() < give_up) nanosleep(&nap, nullptr);
+}
+
+void CpuSpinners::release() {
+  if (!threads_.empty()) word_.store(kAsleep);
 }
 
 }  // namespace hpcjudge

@@ -10,6 +10,11 @@
 // the runner's 100 us to read a request stayed, so that wait is not an idle state.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
 namespace hpcjudge {
 
 // HPCJUDGE_NO_WAKE_AIDS=1: neither this nor the judge's spinning wait for a timed GPU reply
@@ -26,6 +31,37 @@ class CpuWakeLatency {
 
  private:
   int fd_ = -1;
+};
+
+// A thread per CPU (of the judge's affinity) that spins, at SCHED_IDLE, while a timed GPU call is in flight,
+// so that no CPU is halted when the runner is resumed or the judge woken. On the H200's host (a virtual
+// machine: a halted virtual CPU is woken through its host) the PM QoS request above changes nothing there;
+// measured on 2026-12-03 (tools/wake_probe.cpp: a child stopped with SIGSTOP, the request written, SIGCONT,
+// the child's read timed on the same clock), a child pinned to an idle CPU read 166 us (median) after the
+// request, 11 us with such a thread spinning on its CPU; a child blocked in read() on any CPU, 48 us (227 us
+// at the 90th percentile) against 7.5 us with one on every CPU. A normal thread woken on a CPU that only runs a
+// SCHED_IDLE one preempts it at once, and the kernel's choice of CPU for a woken thread counts such a CPU as
+// idle: the spinners take no CPU from the runner or the judge. They spin only from just before a timed call's
+// request to its end (Session::exchange, SessionOptions::keep_awake) and sleep on a futex otherwise.
+class CpuSpinners {
+ public:
+  CpuSpinners();  // one asleep per CPU the judge may run on
+  ~CpuSpinners();
+  CpuSpinners(const CpuSpinners&) = delete;
+  CpuSpinners& operator=(const CpuSpinners&) = delete;
+  // Wakes them, and returns once each spins (or after kHoldWaitUs, where one is slow to get a CPU).
+  void hold();
+  void release();
+  size_t count() const { return threads_.size(); }
+  size_t spinning() const { return spinning_.load(); }  // how many spin now
+
+ private:
+  static constexpr uint32_t kAsleep = 0, kSpin = 1, kQuit = 2;
+  static constexpr int kHoldWaitUs = 2000;
+  void spin(int cpu);
+  std::atomic<uint32_t> word_{kAsleep};
+  std::atomic<size_t> spinning_{0};
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace hpcjudge
