@@ -255,7 +255,8 @@ class DeviceMemory : public RunnerMemory {
   void touch() override {
     device::RunnerAllocation mine;
     if (!touched_) device::check(cudaMalloc(&touched_, 4), "cudaMalloc");
-    device::check(cudaMemsetAsync(touched_, 0, 4), "cudaMemsetAsync");
+    device::launch_touch(static_cast<uint32_t*>(touched_));
+    device::check(cudaGetLastError(), "the touch kernel's launch");
     device::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   }
 

@@ -7,6 +7,7 @@
 // the judge checks a GPU call with the same code as a CPU call.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -63,5 +64,8 @@ class DeviceArena {
 // else the CUDA error's name and text. `sticky` says the context is lost.
 std::string finish_call(bool& sticky);
 void synchronize();
+// Launches one thread's kernel that zeroes `word` (device memory) on the legacy stream (harness/device_touch.cu);
+// cudaGetLastError says whether the launch took.
+void launch_touch(uint32_t* word);
 
 }  // namespace hpcjudge::device

@@ -210,28 +210,34 @@ std::vector<Case> small_tests(const Problem& p) {
   return v;
 }
 
-void run_sanitizers(const Problem& p, const fs::path& lib, const GradeOptions& opt, const Paths& paths, Report& r,
-                    Listener& listener) {
-  if (p.info().race_check && !compute_sanitizer_path().empty()) {
-    // The two tools at once, each in a runner of its own (on the H200 one after the other took 1.9 s of
-    // prefix-sum's grade, mostly each tool's start); racecheck's report, if both have one, is the verdict's.
-    listener.note("compute-sanitizer racecheck and synccheck on the small tests...");
-    const std::vector<Case> tests = small_tests(p);
-    const char* tools[] = {"racecheck", "synccheck"};
-    std::future<std::string> sync_check = std::async(std::launch::async, [&] {
-      return sanitize(p, tests, lib, opt, paths, r.machine.threads, {"--tool", tools[1]});
-    });
-    const std::string whys[] = {sanitize(p, tests, lib, opt, paths, r.machine.threads, {"--tool", tools[0]}),
-                                sync_check.get()};
-    for (int k = 0; k < 2; ++k)
-      if (!whys[k].empty()) return set_verdict(r, Verdict::RE, "", "race: " + whys[k] + " (" + tools[k] + ")");
-  }
-  if (opt.sanitize) {
-    listener.note("compute-sanitizer memcheck on the functional tests...");
-    const std::string why = sanitize(p, p.tests(), lib, opt, paths, r.machine.threads,
-                                     {"--tool", "memcheck", "--leak-check", "full"});
-    if (!why.empty()) set_verdict(r, Verdict::RE, "", "memcheck: " + why);
-  }
+// Racecheck and synccheck on the small tests, where the problem asks (ProblemInfo::race_check): the cause of
+// an RE ("race: ...") or "". Each tool in a runner of its own, both at once (on the H200 one after the other
+// took 1.9 s of prefix-sum's grade, mostly each tool's start); racecheck's report, if both have one, is the
+// verdict's. The grade runs this beside the functional tests (their runner is another process, and only
+// buffers of at most 1 MiB are laid out here), and counts it once they leave AC or WA.
+bool wants_race_check(const Problem& p) { return p.info().race_check && !compute_sanitizer_path().empty(); }
+
+std::string race_check(const Problem& p, const fs::path& lib, const GradeOptions& opt, const Paths& paths,
+                       int threads) {
+  const std::vector<Case> tests = small_tests(p);
+  const char* tools[] = {"racecheck", "synccheck"};
+  std::future<std::string> sync_check = std::async(std::launch::async, [&] {
+    return sanitize(p, tests, lib, opt, paths, threads, {"--tool", tools[1]});
+  });
+  const std::string whys[] = {sanitize(p, tests, lib, opt, paths, threads, {"--tool", tools[0]}), sync_check.get()};
+  for (int k = 0; k < 2; ++k)
+    if (!whys[k].empty()) return "race: " + whys[k] + " (" + tools[k] + ")";
+  return "";
+}
+
+// --sanitize: memcheck on every functional test, after them (its runs of the large tests beside the tests' own
+// would hold the device memory of both at once).
+void run_memcheck(const Problem& p, const fs::path& lib, const GradeOptions& opt, const Paths& paths, Report& r,
+                  Listener& listener) {
+  listener.note("compute-sanitizer memcheck on the functional tests...");
+  const std::string why = sanitize(p, p.tests(), lib, opt, paths, r.machine.threads,
+                                   {"--tool", "memcheck", "--leak-check", "full"});
+  if (!why.empty()) set_verdict(r, Verdict::RE, "", "memcheck: " + why);
 }
 
 // The machine's peaks for the timed cases. A peak can only be measured too low (a busy machine), so the first
@@ -605,14 +611,26 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       // A profile runs one performance case only: a test's launches would be profiled instead. A reference
       // timed for the scale has its functional tests in make test (GradeOptions::functional_tests).
       const bool tests = opt.only_case.empty() && opt.functional_tests;
+      // Under emulation the emulator's own checks (races, barriers, bounds) ran on every access already.
+      const bool sanitizers = gpu && !emulate && tests;
+      std::future<std::string> races;  // racecheck and synccheck, beside the functional tests
+      if (sanitizers && wants_race_check(p)) {
+        listener.note("compute-sanitizer racecheck and synccheck on the small tests, beside the tests...");
+        races = std::async(std::launch::async, [&, threads = r.machine.threads] {
+          return race_check(p, lib, opt, paths, threads);
+        });
+      }
       if (tests) run_tests(p, opt, paths, s, r, listener);
       wall["tests"] = phase.lap();
-      // A race is RE, worse than the WA it may also cause: look for one then too.
-      // Under emulation the emulator's own checks (races, barriers, bounds) ran on every access already.
-      if ((r.verdict == Verdict::AC || r.verdict == Verdict::WA) && gpu && !emulate && tests) {
-        run_sanitizers(p, lib, opt, paths, r, listener);
-        wall["sanitizers"] = phase.lap();
+      // A race is RE, worse than the WA it may also cause: it counts then too (the wait for the tools, past the
+      // tests, is wall_s.sanitizers).
+      if (races.valid()) {
+        const std::string why = races.get();
+        if (!why.empty() && (r.verdict == Verdict::AC || r.verdict == Verdict::WA)) set_verdict(r, Verdict::RE, "", why);
       }
+      if (sanitizers && opt.sanitize && (r.verdict == Verdict::AC || r.verdict == Verdict::WA))
+        run_memcheck(p, lib, opt, paths, r, listener);
+      if (sanitizers) wall["sanitizers"] = phase.lap();
       // The performance cases in a runner of their own, started afresh as each rival's is (a run without
       // functional tests keeps the first): no process's history, such as its heap's thresholds and pages
       // from the functional tests' sizes, differs between the two sides of a ratio.
