@@ -218,3 +218,15 @@ TEST_CASE("the human scale line names the slow end a floored case was scored fro
   CHECK(out.find("scored from 2.000 ms (2x the fast reference's time: the baseline is within that of it)") !=
         std::string::npos);
 }
+
+TEST_CASE("machine noise: the load average says how much of it the judge's own spinners were") {
+  Report r;
+  r.machine.cores = 16;
+  r.timing = {{"cpus_kept_awake", true}, {"cpus_spinning_in_calls", 16}, {"cpus_spinning_s", 1.25}};
+  const std::string why = machine_noise(r);
+  if (load_average() < 0) SKIP("no /proc/loadavg here");
+  CHECK(why.find("load average") != std::string::npos);
+  CHECK(why.find("with the judge's 16 spinning threads in it for 1.25 s of calls") != std::string::npos);
+  r.timing["cpus_spinning_in_calls"] = 0;  // none spun (HPCJUDGE_NO_WAKE_AIDS): nothing said of them
+  CHECK(machine_noise(r).find("spinning") == std::string::npos);
+}

@@ -687,6 +687,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       if (b.device_peak_bytes) r.device_peak_bytes = std::max(r.device_peak_bytes.value_or(0), *b.device_peak_bytes);
     r.output = s.output() + extra_output;
     r.output_bytes = s.output_bytes() + extra_output_bytes;
+    if (spinners) r.timing["cpus_spinning_s"] = spinners->held_s();  // the calls' and pings' spans, in all
   }
   wall["ended"] = phase.lap();  // the runners' exits and the judge's memory for them, past the timed cases'
   if (opt.score) {

@@ -187,6 +187,12 @@ std::string machine_noise(const Report& r) {
     char buf[120];
     std::snprintf(buf, sizeof buf, "load average %.2f on %d cores", one, r.machine.cores);
     why = buf;
+    // The judge's own spinners count in it while they spin (judge/measure/wake_latency.h).
+    if (r.timing.is_object() && r.timing.value("cpus_spinning_in_calls", 0) > 0) {
+      std::snprintf(buf, sizeof buf, ", with the judge's %d spinning threads in it for %.2f s of calls",
+                    r.timing.value("cpus_spinning_in_calls", 0), r.timing.value("cpus_spinning_s", 0.0));
+      why += buf;
+    }
   }
   const nlohmann::json& g = r.machine.gpu;
   if (g.is_object() && g.contains("sensors_before_bench") && g.contains("sensors_after_bench")) {

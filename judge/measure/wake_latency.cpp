@@ -46,7 +46,8 @@ uint32_t* futex_word(std::atomic<uint32_t>& w) { return reinterpret_cast<uint32_
 
 }  // namespace
 
-CpuSpinners::CpuSpinners() {
+CpuSpinners::CpuSpinners(std::chrono::microseconds window)
+    : window_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(window).count()) {
   cpu_set_t mine;
   CPU_ZERO(&mine);
   if (sched_getaffinity(0, sizeof mine, &mine) != 0) return;
@@ -55,10 +56,18 @@ CpuSpinners::CpuSpinners() {
 }
 
 CpuSpinners::~CpuSpinners() {
-  word_.store(kQuit);
+  quit_.store(true);
+  word_.fetch_add(2);  // a new value, for any thread asleep on the word
   syscall(SYS_futex, futex_word(word_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
   for (std::thread& t : threads_) t.join();
 }
+
+namespace {
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
 
 void CpuSpinners::spin(int cpu) {
   cpu_set_t one;
@@ -68,31 +77,43 @@ void CpuSpinners::spin(int cpu) {
   const sched_param idle{};
   sched_setscheduler(0, SCHED_IDLE, &idle);  // allowed to any user: it only lowers the thread's claim
   pthread_setname_np(pthread_self(), "hpcjudge-awake");
+  uint32_t spun = 0;  // the last hold's word this thread spun for
   for (;;) {
     const uint32_t w = word_.load();
-    if (w == kQuit) return;
-    if (w == kAsleep) {
-      syscall(SYS_futex, futex_word(word_), FUTEX_WAIT_PRIVATE, kAsleep, nullptr, nullptr, 0);
+    if (quit_.load()) return;
+    if (w % 2 == 0 || w == spun) {
+      syscall(SYS_futex, futex_word(word_), FUTEX_WAIT_PRIVATE, w, nullptr, nullptr, 0);
       continue;
     }
     spinning_.fetch_add(1);
-    while (word_.load(std::memory_order_relaxed) == kSpin) cpu_relax();
+    rounds_.fetch_add(1);
+    while (word_.load(std::memory_order_relaxed) == w && steady_ns() < until_ns_.load(std::memory_order_relaxed)) {
+      for (int k = 0; k < 64; ++k) cpu_relax();
+      sched_yield();  // a normal thread that yielded this CPU gets it back at once
+    }
     spinning_.fetch_sub(1);
+    spun = w;
   }
 }
 
 void CpuSpinners::hold() {
   if (threads_.empty()) return;
-  word_.store(kSpin);
+  if (word_.load() % 2 == 1) release();
+  held_at_ns_.store(steady_ns());
+  until_ns_.store(INT64_MAX);  // until all spin; the window counts from then
+  word_.fetch_add(1);          // odd: held
   syscall(SYS_futex, futex_word(word_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
   // Asleep meanwhile, not spinning: this thread's own CPU has a spinner to run too.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::microseconds(kHoldWaitUs);
   const timespec nap{0, 20'000};
   while (spinning_.load() < threads_.size() && std::chrono::steady_clock::now() < give_up) nanosleep(&nap, nullptr);
+  until_ns_.store(steady_ns() + window_ns_);
 }
 
 void CpuSpinners::release() {
-  if (!threads_.empty()) word_.store(kAsleep);
+  if (threads_.empty() || word_.load() % 2 == 0) return;
+  word_.fetch_add(1);  // even: asleep
+  held_ns_.fetch_add(steady_ns() - held_at_ns_.load());
 }
 
 }  // namespace hpcjudge
