@@ -45,8 +45,9 @@ inline constexpr uint64_t kParallelGaps = uint64_t{1} << 24;
 
 // The same on every core, for under 2^32 bytes: the gaps in blocks of 2^20, each block's number of cuts
 // drawn in turn (the hypergeometric's mean and spread, as a normal, within what the gaps left can take),
-// then each block's cuts chosen by selection sampling among its gaps, all blocks at once. The lengths are
-// the same whatever the number of threads.
+// then each block's cuts a uniformly random subset of its gaps (the first distinct values of uniform draws
+// among them; where cuts are more than half the gaps, of the gaps that are not cuts), all blocks at once. The
+// lengths are the same whatever the number of threads.
 void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uint32_t stream);
 
 // One byte per run, each different from the one before, from `alphabet` as in byte_runs.
