@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "philox.h"
-#include "uninitialized.h"
 
 #include <omp.h>
 
@@ -205,9 +204,9 @@ uint64_t cuts_in_block(uint64_t n, uint64_t needed, uint64_t remaining, const Ph
 }
 
 // A block's `k` cuts among its `n` gaps: a uniformly random k-subset, as selection sampling's is, but from
-// draws that do not wait on each other (the walk decides each gap on how many cuts are still needed: on the
-// H200's host rle-decompress's sets took 77 ms at a cut per 64 gaps, 2^22 runs in 2^28 bytes, and 179 ms with
-// the bytes at 1.5 gaps per cut). The set drawn is the first `want` distinct values of a sequence of uniform
+// draws that do not wait on each other (a walk decides each gap on how many cuts are still needed, and draws a
+// number for every gap: on the H200's host rle-decompress's sets took 77 ms at a cut per 64 gaps, 2^22 runs in
+// 2^28 bytes). The set drawn is the first `want` distinct values of a sequence of uniform
 // draws from [0, n) (uniform draws: Philox words from a counter range of the block's own, each mapped to
 // [0, n) without bias by Lemire's multiply and rejection), kept in a bitmap of the block's gaps; where cuts
 // are more than half the gaps it draws the gaps that are not cuts, and the cuts are the rest. Expected draws:
@@ -219,14 +218,14 @@ void sampled_cuts(uint64_t from, uint64_t n, uint64_t k, uint64_t block, uint64_
   const bool rest = 2 * k > n;  // the cuts are what is not drawn
   const uint64_t want = rest ? n - k : k;
   bitmap.assign(words, 0);
-  uint32_t drawn[4];
-  uint64_t counter = (uint64_t{1} << 61) + (block << 24), used = 4;
+  uint32_t drawn[4 * kQuadsAtOnce];  // philox_bits's words for kQuadsAtOnce counters at a time
+  uint64_t counter = (uint64_t{1} << 61) + (block << 24), used = 4 * kQuadsAtOnce;
   const auto n32 = static_cast<uint32_t>(n);
   const uint32_t reject_below = static_cast<uint32_t>(-n32) % n32;  // 2^32 mod n: the draws past the last whole n
   for (uint64_t got = 0; got < want;) {
-    if (used == 4) {
-      const Philox4x32 r = philox_bits(seed, stream, counter++);
-      std::copy(r.v, r.v + 4, drawn);
+    if (used == 4 * kQuadsAtOnce) {
+      philox_quads(seed, stream, counter, kQuadsAtOnce, drawn);
+      counter += kQuadsAtOnce;
       used = 0;
     }
     const uint64_t m = uint64_t{drawn[used++]} * n32;
@@ -292,82 +291,17 @@ void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t
     needed -= k;
     remaining -= n;
   }
-  // Within each block, on every core: its cuts among its gaps by selection sampling, each cut's gap written
-  // where its run's length goes. A gap's decision waits on the one before (how many cuts are still needed), so
-  // a thread walks kWalks blocks at once, a gap of each in turn, to overlap those waits (on the 2-core VM
-  // 1.8e8 runs in 2^28 bytes took 315 ms one block at a time). Once a block needs no more cuts, none of its
-  // later gaps is kept (a number below 0 is never drawn): its walk may go on to the end.
-  constexpr uint64_t kWalks = 4;
-  // Each walk's cut gaps, written kept or not (no branch): one array for every thread, made here, since 16 MiB
-  // allocated in each thread stays in that thread's malloc arena once freed (on the H200's 16 cores 256 MiB
-  // that every fork of the judge then shared).
-  // Blocks whose cuts are under a quarter or over three quarters of their gaps are sampled (sampled_cuts: on
-  // the 2-core VM 2^22 runs in 2^28 bytes took 33-68 ms so against 352-362 ms walked, 2^24 runs in 2^27 bytes
-  // 130 ms against 179-209 ms); the others walked (1.8e8 runs in 2^28 bytes: 453-460 ms walked, 665-683 ms
-  // sampled).
-  std::vector<uint64_t> walked, sampled;
-  for (uint64_t b = 0; b < blocks; ++b) {
-    const uint64_t n = std::min(kBlock, gaps - b * kBlock), k = first[b + 1] - first[b];
-    (4 * std::min(k, n - k) <= n ? sampled : walked).push_back(b);
-  }
-  const uint64_t walked_blocks = walked.size();
-  UninitVector<uint32_t> scratch(walked.empty() ? 0 : static_cast<size_t>(omp_get_max_threads()) * kWalks * (kBlock + 4));
+  // Within each block, on every core: its cuts among its gaps (sampled_cuts), each cut's gap written where its
+  // run's length goes. On the 2-core VM (best of 3, a make test beside it) against the selection-sampling walk
+  // this replaced, four blocks walked at once per thread: 1.8e8 runs in 2^28 bytes 362-386 ms against
+  // 446-611 ms, 2^22 runs 46 ms against 352-397 ms, 2^24 runs in 2^27 bytes 85 ms against 179-209 ms.
 #pragma omp parallel
   {
     std::vector<uint64_t> bitmap;  // sampled_cuts's
-#pragma omp for schedule(dynamic, 4) nowait
-    for (size_t i = 0; i < sampled.size(); ++i) {
-      const uint64_t b = sampled[i];
+#pragma omp for schedule(dynamic, 4)
+    for (uint64_t b = 0; b < blocks; ++b)
       sampled_cuts(b * kBlock, std::min(kBlock, gaps - b * kBlock), first[b + 1] - first[b], b, seed, stream, bitmap,
                    lengths.data() + first[b]);
-    }
-    uint32_t* const cut_store = scratch.data() + static_cast<size_t>(omp_get_thread_num()) * kWalks * (kBlock + 4);
-    uint32_t bits[kWalks][4 * kQuadsAtOnce];  // the gaps' bits, as for_each_bits's
-#pragma omp for schedule(dynamic, 1)
-    for (uint64_t g = 0; g < (walked_blocks + kWalks - 1) / kWalks; ++g) {
-      uint64_t from[kWalks] = {}, n[kWalks] = {}, needed[kWalks] = {}, at[kWalks] = {};
-      uint32_t* cut[kWalks];
-      uint64_t walks = std::min(kWalks, walked_blocks - g * kWalks), common = kBlock;  // gaps every walk has
-      for (uint64_t w = 0; w < walks; ++w) {
-        const uint64_t b = walked[g * kWalks + w];
-        from[w] = b * kBlock, n[w] = std::min(kBlock, gaps - from[w]), needed[w] = first[b + 1] - first[b];
-        at[w] = 0, cut[w] = cut_store + w * (kBlock + 4);
-        common = std::min(common, n[w]);
-      }
-      // Walk w's gap `gap` (of its block) is cut with probability needed / gaps left: written, kept or not.
-      const auto decide = [&](uint64_t w, uint64_t gap, uint32_t bit) {
-        const uint64_t keep = static_cast<uint64_t>(bit) * (n[w] - gap) < (needed[w] << 32);
-        cut[w][at[w]] = static_cast<uint32_t>(from[w] + gap);
-        at[w] += keep;
-        needed[w] -= keep;
-      };
-      // The gaps all walks have, together (whole Philox blocks only: kBlock is a multiple of 4 * kQuadsAtOnce);
-      // then the rest of each alone.
-      const uint64_t together = walks == kWalks ? common / (4 * kQuadsAtOnce) * (4 * kQuadsAtOnce) : 0;
-      uint64_t q0 = 0;
-      for (; 4 * q0 < together; q0 += kQuadsAtOnce) {
-        uint64_t any = 0;
-        for (uint64_t w = 0; w < kWalks; ++w) any |= needed[w];
-        if (any == 0) break;  // every walk's cuts made (one run in all: none to make)
-        for (uint64_t w = 0; w < kWalks; ++w) philox_quads(seed, stream, from[w] / 4 + q0, kQuadsAtOnce, bits[w]);
-        for (uint64_t i = 0; i < 4 * kQuadsAtOnce; ++i)
-#pragma GCC unroll 4
-          for (uint64_t w = 0; w < kWalks; ++w) {
-            decide(w, 4 * q0 + i, bits[w][i]);
-          }
-      }
-      for (uint64_t w = 0; w < walks; ++w)
-        for (uint64_t q = q0; 4 * q < n[w] && needed[w] > 0; q += kQuadsAtOnce) {
-          philox_quads(seed, stream, from[w] / 4 + q, kQuadsAtOnce, bits[w]);
-          for (uint64_t i = 4 * q; i < std::min(n[w], 4 * (q + kQuadsAtOnce)) && needed[w] > 0; ++i) {
-            decide(w, i, bits[w][i - 4 * q]);
-          }
-        }
-      for (uint64_t w = 0; w < walks; ++w) {
-        const uint64_t b = walked[g * kWalks + w];
-        std::copy(cut[w], cut[w] + (first[b + 1] - first[b]), lengths.begin() + static_cast<int64_t>(first[b]));
-      }
-    }
   }
   // Gaps to lengths: a run ends at its cut's gap and starts after the cut before (the first at byte 0).
   std::vector<int64_t> before(blocks, -1);  // the gap of the cut before each block's first

@@ -47,7 +47,7 @@ inline constexpr uint64_t kParallelGaps = uint64_t{1} << 24;
 // drawn in turn (the hypergeometric's mean and spread, as a normal, within what the gaps left can take),
 // then each block's cuts a uniformly random subset of its gaps (the first distinct values of uniform draws
 // among them; where cuts are more than half the gaps, of the gaps that are not cuts), all blocks at once. The
-// lengths are the same whatever the number of threads.
+// lengths are the same whatever the number of threads, and not those of the walk.
 void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t seed, uint32_t stream);
 
 // One byte per run, each different from the one before, from `alphabet` as in byte_runs.

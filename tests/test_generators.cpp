@@ -181,44 +181,46 @@ TEST_CASE("run lengths cut by blocks on every core: exact count and total, none 
   CHECK(a != b);
 }
 
-TEST_CASE("run lengths cut by blocks: sparse blocks' cuts are a uniform subset, as the walk's") {
-  // 2^16 runs of 2^22 bytes, a cut per 64 gaps: every block of 2^20 gaps is drawn, not walked. The lengths of
-  // a uniformly random set of cuts are close to geometric: a run of 1 byte where two cuts are neighbours (one
-  // gap in 64), and past three times the mean about e^-3 of them; and the cuts fall evenly over each block.
-  const size_t runs = size_t{1} << 16;
-  const uint64_t total = uint64_t{1} << 22, gaps = total - 1, block = uint64_t{1} << 20;
-  std::vector<uint32_t> v(runs);
-  gen::run_lengths_by_blocks(v, total, 42, 9);
-  uint64_t sum = 0, ones = 0, long_ones = 0;
-  std::vector<uint64_t> halves(2 * ((gaps + block - 1) / block), 0);
-  uint64_t at = 0;
-  for (size_t k = 0; k < v.size(); ++k) {
-    sum += v[k];
-    ones += v[k] == 1;
-    long_ones += v[k] > 192;
-    if (k + 1 < v.size()) halves[((at += v[k]) - 1) >> 19]++;  // each cut's gap: its block's first or second half
+TEST_CASE("run lengths cut by blocks: the cuts are a uniformly random subset of the gaps") {
+  // 2^22 bytes cut a gap in 64 (each block's cuts drawn) and two gaps in 3 (its gaps that are not cuts drawn, the
+  // cuts the rest). The lengths of a uniformly random set of cuts are close to geometric: a run of 1 byte where
+  // two cuts are neighbours (p, the share of gaps cut), past m bytes (1 - p)^m of them; and the cuts fall evenly
+  // over each block.
+  const uint64_t total = uint64_t{1} << 22, gaps = total - 1;
+  for (const size_t runs : {size_t{1} << 16, size_t{2796202}}) {
+    std::vector<uint32_t> v(runs);
+    gen::run_lengths_by_blocks(v, total, 42, 9);
+    const double p = double(runs - 1) / double(gaps), n = double(runs);
+    const uint32_t m = static_cast<uint32_t>(3.0 / p);  // three means
+    uint64_t sum = 0, ones = 0, past_m = 0, at = 0;
+    std::vector<uint64_t> halves(2 * ((gaps + (1 << 20) - 1) >> 20), 0);
+    for (size_t k = 0; k < v.size(); ++k) {
+      sum += v[k];
+      ones += v[k] == 1;
+      past_m += v[k] > m;
+      if (k + 1 < v.size()) halves[((at += v[k]) - 1) >> 19]++;  // each cut's gap: its block's first or second half
+    }
+    INFO(runs << " runs: " << ones << " of 1 byte, " << past_m << " past " << m << " bytes");
+    CHECK(sum == total);
+    CHECK(std::find(v.begin(), v.end(), 0u) == v.end());
+    CHECK(std::abs(double(ones) - n * p) < 6 * std::sqrt(n * p * (1 - p)));
+    const double q = std::pow(1 - p, double(m));
+    CHECK(std::abs(double(past_m) - n * q) < 6 * std::sqrt(n * q) + 1);
+    for (size_t h = 0; h + 1 < halves.size(); h += 2) {
+      const double both = double(halves[h] + halves[h + 1]);
+      INFO("block " << h / 2 << ": " << halves[h] << " and " << halves[h + 1] << " cuts in its halves");
+      CHECK(std::abs(double(halves[h]) - both / 2) < 6 * std::sqrt(both / 4) + 1);
+    }
+    // The same whatever the number of threads, and another stream draws other cuts.
+    std::vector<uint32_t> one(runs), other(runs);
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    gen::run_lengths_by_blocks(one, total, 42, 9);
+    omp_set_num_threads(threads);
+    CHECK(v == one);
+    gen::run_lengths_by_blocks(other, total, 42, 10);
+    CHECK(v != other);
   }
-  CHECK(sum == total);
-  CHECK(std::find(v.begin(), v.end(), 0u) == v.end());
-  const double p = double(runs - 1) / double(gaps), n = double(runs);
-  INFO(ones << " runs of 1 byte, " << long_ones << " past 192 bytes");
-  CHECK(std::abs(double(ones) - n * p) < 6 * std::sqrt(n * p));
-  const double e3 = std::exp(-3.0);
-  CHECK(std::abs(double(long_ones) - n * e3) < 6 * std::sqrt(n * e3));
-  for (size_t h = 0; h + 1 < halves.size(); h += 2) {
-    const double both = double(halves[h] + halves[h + 1]);
-    INFO("block " << h / 2 << ": " << halves[h] << " and " << halves[h + 1] << " cuts in its halves");
-    CHECK(std::abs(double(halves[h]) - both / 2) < 6 * std::sqrt(both / 4) + 1);
-  }
-  // The same whatever the number of threads, and another stream draws other cuts.
-  std::vector<uint32_t> one(runs), other(runs);
-  const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  gen::run_lengths_by_blocks(one, total, 42, 9);
-  omp_set_num_threads(threads);
-  CHECK(v == one);
-  gen::run_lengths_by_blocks(other, total, 42, 10);
-  CHECK(v != other);
 }
 
 TEST_CASE("bitmap paints row by row the picture of its shapes painted whole, in order") {
