@@ -210,9 +210,10 @@ uint64_t cuts_in_block(uint64_t n, uint64_t needed, uint64_t remaining, const Ph
 // draws from [0, n) (uniform draws: Philox words from a counter range of the block's own, each mapped to
 // [0, n) without bias by Lemire's multiply and rejection), kept in a bitmap of the block's gaps; where cuts
 // are more than half the gaps it draws the gaps that are not cuts, and the cuts are the rest. Expected draws:
-// n ln(n / (n - want)), at most 0.69 n. Writes the cuts' gaps, from + offset, ascending, to `out`; `bitmap`
-// is the caller's.
-void sampled_cuts(uint64_t from, uint64_t n, uint64_t k, uint64_t block, uint64_t seed, uint32_t stream,
+// n ln(n / (n - want)), at most 0.69 n. Writes to `out` the runs its cuts end, ascending: the first cut's gap
+// itself (the caller subtracts the cut before the block's), then each cut's gap less the one before; returns
+// the last cut's gap (-1 for none). `bitmap` is the caller's.
+int64_t sampled_cuts(uint64_t from, uint64_t n, uint64_t k, uint64_t block, uint64_t seed, uint32_t stream,
                   std::vector<uint64_t>& bitmap, uint32_t* out) {
   const uint64_t words = (n + 63) / 64;
   const bool rest = 2 * k > n;  // the cuts are what is not drawn
@@ -236,12 +237,16 @@ void sampled_cuts(uint64_t from, uint64_t n, uint64_t k, uint64_t block, uint64_
     got += (w & bit) == 0;
     w |= bit;
   }
-  uint64_t i = 0;
+  uint64_t i = 0, previous = 0;
   for (uint64_t j = 0; j < words; ++j) {
     const uint64_t valid = j + 1 < words || n % 64 == 0 ? ~uint64_t{0} : (uint64_t{1} << (n % 64)) - 1;
-    for (uint64_t w = (rest ? ~bitmap[j] : bitmap[j]) & valid; w != 0; w &= w - 1)
-      out[i++] = static_cast<uint32_t>(from + 64 * j + static_cast<uint64_t>(std::countr_zero(w)));
+    for (uint64_t w = (rest ? ~bitmap[j] : bitmap[j]) & valid; w != 0; w &= w - 1) {
+      const uint64_t gap = from + 64 * j + static_cast<uint64_t>(std::countr_zero(w));
+      out[i++] = static_cast<uint32_t>(gap - previous);
+      previous = gap;
+    }
   }
+  return k > 0 ? static_cast<int64_t>(previous) : -1;
 }
 
 }  // namespace
@@ -291,28 +296,28 @@ void run_lengths_by_blocks(std::span<uint32_t> lengths, uint64_t total, uint64_t
     needed -= k;
     remaining -= n;
   }
-  // Within each block, on every core: its cuts among its gaps (sampled_cuts), each cut's gap written where its
-  // run's length goes. On the 2-core VM (best of 3, a make test beside it) against the selection-sampling walk
-  // this replaced, four blocks walked at once per thread: 1.8e8 runs in 2^28 bytes 362-386 ms against
-  // 446-611 ms, 2^22 runs 46 ms against 352-397 ms, 2^24 runs in 2^27 bytes 85 ms against 179-209 ms.
+  // Within each block, on every core: its cuts among its gaps (sampled_cuts), the runs they end written where
+  // their lengths go. On the 2-core VM (best of 3, a make test beside it) against the selection-sampling walk
+  // this replaced, four blocks walked at once per thread, then the cuts' gaps turned into lengths in a pass of
+  // their own: 1.8e8 runs in 2^28 bytes 339-387 ms against 446-611 ms, 2^22 runs 43-56 ms against 352-397 ms,
+  // 2^24 runs in 2^27 bytes 49-76 ms against 179-209 ms.
+  std::vector<int64_t> last(blocks, -1);  // each block's last cut's gap
 #pragma omp parallel
   {
     std::vector<uint64_t> bitmap;  // sampled_cuts's
 #pragma omp for schedule(dynamic, 4)
     for (uint64_t b = 0; b < blocks; ++b)
-      sampled_cuts(b * kBlock, std::min(kBlock, gaps - b * kBlock), first[b + 1] - first[b], b, seed, stream, bitmap,
-                   lengths.data() + first[b]);
+      last[b] = sampled_cuts(b * kBlock, std::min(kBlock, gaps - b * kBlock), first[b + 1] - first[b], b, seed, stream,
+                             bitmap, lengths.data() + first[b]);
   }
-  // Gaps to lengths: a run ends at its cut's gap and starts after the cut before (the first at byte 0).
-  std::vector<int64_t> before(blocks, -1);  // the gap of the cut before each block's first
-  for (uint64_t b = 1; b < blocks; ++b) before[b] = first[b] > 0 ? int64_t{lengths[first[b] - 1]} : -1;
-  const int64_t last = cuts > 0 ? int64_t{lengths[cuts - 1]} : -1;
-#pragma omp parallel for schedule(static)
-  for (uint64_t b = 0; b < blocks; ++b) {
-    for (uint64_t i = first[b + 1]; i-- > first[b] + 1;) lengths[i] -= lengths[i - 1];
-    if (first[b + 1] > first[b]) lengths[first[b]] = static_cast<uint32_t>(int64_t{lengths[first[b]]} - before[b]);
-  }
-  lengths[cuts] = static_cast<uint32_t>(static_cast<int64_t>(gaps) - last);
+  // Each block's first run starts after the cut before it (the first run at byte 0); the last run is the rest.
+  int64_t before = -1;
+  for (uint64_t b = 0; b < blocks; ++b)
+    if (first[b + 1] > first[b]) {
+      lengths[first[b]] = static_cast<uint32_t>(int64_t{lengths[first[b]]} - before);
+      before = last[b];
+    }
+  lengths[cuts] = static_cast<uint32_t>(static_cast<int64_t>(gaps) - before);
 }
 
 void run_bytes(std::span<uint8_t> bytes, uint64_t seed, uint32_t stream, std::span<const uint8_t> alphabet) {
