@@ -1,7 +1,6 @@
 #include "judge/grading/inputs_ahead.h"
 
 #include <dirent.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -16,6 +15,7 @@
 
 #include "harness/bytes.h"
 #include "harness/timing.h"
+#include "judge/isolation/futex.h"
 
 namespace hpcjudge {
 
@@ -40,7 +40,7 @@ void on_pause_signal(int) {
   if (found % 2 == 1) {
     g_arrived.fetch_add(1);
     while (g_state.load() == found)
-      syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_state), FUTEX_WAIT_PRIVATE, found, nullptr, nullptr, 0);
+      futex_wait(g_state, found);  // a system call: safe in a signal handler
   }
   errno = saved;
 }
@@ -195,7 +195,7 @@ void InputsAhead::resume() {
   if (!paused_) return;
   paused_ = false;
   g_state.fetch_add(1);  // even: running
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_state), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
+  futex_wake_all(g_state);
 }
 
 }  // namespace hpcjudge

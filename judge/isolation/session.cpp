@@ -360,7 +360,8 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // reached a sleeping judge about 117 us after the call synchronised, a polling one 69-85 us after.
   const bool timed = q.op == Op::Call || q.op == Op::Ping;
   const Clock::duration spin = timed && spin_replies_ ? kReplySpin : Clock::duration{};
-  // No CPU halted when the runner is resumed or the judge woken: the spinners run until the call's end.
+  // No CPU halted when the runner is resumed or the judge woken: the spinners run for their window, or until
+  // the call's end.
   struct Awake {
     CpuSpinners* s;
     ~Awake() {

@@ -57,8 +57,9 @@ struct SessionOptions {
   // where its buffers are not copied on the device (else into the submission's: Session::read_back_from);
   // pinning the read-back took 0.3-0.5 s a GiB on the H200 (the first load of each case's rivals), for one copy.
   bool pin_read_back = true;
-  // GPU on a device: CPUs kept spinning from just before a timed call's (or ping's) request to its end
-  // (judge/measure/wake_latency.h); none where null. Shared by the grade's sessions, the rivals' included.
+  // GPU on a device: CPUs kept spinning from just before a timed call's (or ping's) request, for their window
+  // or until the call's end (judge/measure/wake_latency.h); none where null. Shared by the grade's sessions,
+  // the rivals' included.
   CpuSpinners* keep_awake = nullptr;
 };
 

@@ -1,17 +1,16 @@
 #include "judge/measure/wake_latency.h"
 
 #include <fcntl.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <ctime>
+
+#include "judge/isolation/futex.h"
 
 namespace hpcjudge {
 
@@ -42,7 +41,10 @@ void cpu_relax() {
 #endif
 }
 
-uint32_t* futex_word(std::atomic<uint32_t>& w) { return reinterpret_cast<uint32_t*>(&w); }
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 }  // namespace
 
@@ -58,16 +60,9 @@ CpuSpinners::CpuSpinners(std::chrono::microseconds window)
 CpuSpinners::~CpuSpinners() {
   quit_.store(true);
   word_.fetch_add(2);  // a new value, for any thread asleep on the word
-  syscall(SYS_futex, futex_word(word_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+  futex_wake_all(word_);
   for (std::thread& t : threads_) t.join();
 }
-
-namespace {
-int64_t steady_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-}  // namespace
 
 void CpuSpinners::spin(int cpu) {
   cpu_set_t one;
@@ -82,7 +77,7 @@ void CpuSpinners::spin(int cpu) {
     const uint32_t w = word_.load();
     if (quit_.load()) return;
     if (w % 2 == 0 || w == spun) {
-      syscall(SYS_futex, futex_word(word_), FUTEX_WAIT_PRIVATE, w, nullptr, nullptr, 0);
+      futex_wait(word_, w);
       continue;
     }
     spinning_.fetch_add(1);
@@ -102,7 +97,7 @@ void CpuSpinners::hold() {
   held_at_ns_.store(steady_ns());
   until_ns_.store(INT64_MAX);  // until all spin; the window counts from then
   word_.fetch_add(1);          // odd: held
-  syscall(SYS_futex, futex_word(word_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+  futex_wake_all(word_);
   // Asleep meanwhile, not spinning: this thread's own CPU has a spinner to run too.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::microseconds(kHoldWaitUs);
   const timespec nap{0, 20'000};
