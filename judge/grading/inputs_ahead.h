@@ -58,8 +58,8 @@ class InputsAhead final : public BackgroundWork {
   // What the generator or the reference threw is thrown here.
   Set take(uint32_t set);
   // Every thread of the maker's asleep in a signal handler, within 50 ms (else it goes on regardless: a
-  // signalled thread still waiting for a CPU, on a busy machine, runs nothing but the handler once it gets
-  // one); with opt.ahead false, nothing to do.
+  // signalled thread still waiting for a CPU, on a busy machine, finishes the system call or page fault it
+  // was in once it gets one, then runs nothing but the handler); with opt.ahead false, nothing to do.
   void pause() override;
   void resume() override;
   // While paused: the maker's threads the pause signalled, and those of them asleep in the handler so far.
