@@ -65,14 +65,13 @@ class RleDecompress final : public ProblemOf<decltype(solve), decltype(workspace
     if (c.gen == "boundary") {
       for (size_t k = 0; k < lengths.size(); ++k) lengths[k] = kBoundaryRuns[k % 4];
     } else if (c.gen == "skewed" && !lengths.empty()) {
-      // Half the bytes in the middle run; the rest in short runs around it.
+      // Half the bytes in the middle run; the rest in short runs around it, drawn in place (no copy of its
+      // own: 2^24 lengths in skewed-half), the second half then moved up one for the middle run.
       const size_t mid = lengths.size() / 2;
       const uint64_t big = total / 2;
-      std::vector<uint32_t> rest(lengths.size() - 1);
-      gen::run_lengths(rest, total - big, seed, s1);
-      std::copy(rest.begin(), rest.begin() + mid, lengths.begin());
+      gen::run_lengths(lengths.first(lengths.size() - 1), total - big, seed, s1);
+      std::copy_backward(lengths.begin() + static_cast<std::ptrdiff_t>(mid), lengths.end() - 1, lengths.end());
       lengths[mid] = static_cast<uint32_t>(big);
-      std::copy(rest.begin() + mid, rest.end(), lengths.begin() + mid + 1);
     } else {
       gen::run_lengths(lengths, total, seed, s1);
     }
