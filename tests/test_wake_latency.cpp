@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <catch2/catch_test_macros.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -157,12 +158,17 @@ TEST_CASE("cpu spinners: a normal thread that yields its CPU gets it back at onc
     t.join();
     return got;
   };
-  const double alone = yielding_cpu_ms();
+  // Three of each in turn, the best of each compared: other work on that CPU (the other tests, under ctest -j)
+  // takes its share of either, but not of all three of one kind only; a spinner that holds the CPU does.
+  double alone = 0, beside = 0;
   CpuSpinners s(std::chrono::seconds(30));
-  s.hold();
-  const double beside = yielding_cpu_ms();
-  s.release();
-  INFO("CPU time in 100 ms of yields: " << alone << " ms alone, " << beside << " ms beside a spinner");
+  for (int round = 0; round < 3; ++round) {
+    alone = std::max(alone, yielding_cpu_ms());
+    s.hold();
+    beside = std::max(beside, yielding_cpu_ms());
+    s.release();
+  }
+  INFO("CPU time in 100 ms of yields, best of 3: " << alone << " ms alone, " << beside << " ms beside a spinner");
   CHECK(beside > 0.5 * alone);
 }
 
