@@ -1,9 +1,8 @@
 // Evicts the CPU caches before a timed call, by writing and reading a buffer
 // twice the size of the last-level cache (at least 64 MiB, at most 256 MiB),
-// allocated on the first flush.
+// mapped and faulted in on the first flush.
 #pragma once
 #include <cstddef>
-#include <vector>
 
 namespace hpcjudge {
 
@@ -12,10 +11,14 @@ size_t last_level_cache_bytes();
 class CacheFlusher {
  public:
   CacheFlusher();
+  ~CacheFlusher();
+  CacheFlusher(const CacheFlusher&) = delete;
+  CacheFlusher& operator=(const CacheFlusher&) = delete;
   void flush();
 
  private:
-  std::vector<unsigned char> buf_;
+  unsigned char* buf_ = nullptr;
+  size_t size_ = 0;
   unsigned char round_ = 0;
 };
 

@@ -582,13 +582,15 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     std::optional<CpuSpinners> spinners;
     if (gpu && !emulate) awake.emplace();
     if (gpu && !emulate && !wake_aids_off()) spinners.emplace();
+    CacheFlusher flusher;  // one buffer for every runner's timed calls (mapped on the first)
     const SessionOptions session_options{.library = lib,
                                          .threads = r.machine.threads,
                                          .device = opt.device,
                                          .wrapper = wrapper,
                                          .memory_limit = host_memory_limit(p),
                                          .emulate = emulate,
-                                         .keep_awake = spinners ? &*spinners : nullptr};
+                                         .keep_awake = spinners ? &*spinners : nullptr,
+                                         .flusher = &flusher};
     Session s(paths, p, session_options);
     const CallOutcome started = s.start(60);
     std::string extra_output;  // what the performance cases' runner printed

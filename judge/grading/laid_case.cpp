@@ -92,7 +92,8 @@ std::optional<Checked> call_setup(const Problem& p, LaidCase& l, Session& s, boo
 }  // namespace
 
 LaidCase lay_out(const Problem& p, const Case& c, Session& s, const LayOut& how) {
-  LaidCase l{.sig = p.signature(c)};
+  LaidCase l;
+  l.sig = p.signature(c);
   l.failure = size_workspace(p, l.sig, s);
   if (p.info().kind == Kind::GPU) l.device_memory_limit = p.device_memory_limit(c, l.sig);
   l.layout = ArenaLayout::plan(l.sig.buffers);

@@ -563,7 +563,7 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
 
 void Session::flush_caches() {
   if (device_) device_->flush_caches();
-  else if (host_arena()) flusher_.flush();
+  else if (host_arena()) (opt_.flusher ? *opt_.flusher : flusher_).flush();
 }
 
 CallOutcome Session::start(double timeout_s) {

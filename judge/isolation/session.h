@@ -61,6 +61,10 @@ struct SessionOptions {
   // or until the call's end (judge/measure/wake_latency.h); none where null. Shared by the grade's sessions,
   // the rivals' included.
   CpuSpinners* keep_awake = nullptr;
+  // CPU: the buffer that evicts the caches before a timed call (harness/cpu_cache.h), shared by the grade's
+  // sessions, the rivals' included (up to 256 MiB each, and their first flush 1.1 s each on the 2-core VM);
+  // the session's own where null.
+  CacheFlusher* flusher = nullptr;
 };
 
 // What the judge reads back after a call: everything (a submission's call: guard zones and inputs are checked
@@ -186,7 +190,7 @@ class Session {
   SharedArena arena_;
   PrivateArena image_, readback_;
   std::unique_ptr<JudgeDevice> device_;
-  CacheFlusher flusher_;
+  CacheFlusher flusher_;  // where opt_.flusher is null (mapped on its first flush only)
   std::string mode_;  // host, judge, runner, exact (protocol Setup)
   std::string buffers_note_;
   int channel_ = -1;
