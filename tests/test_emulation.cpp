@@ -83,3 +83,13 @@ TEST_CASE("what the emulator cannot run is named") {
   CHECK(hpcjudge::unsupported_in_log("x.cu:3:5: error: 'cudaGraphLaunch' was not declared in this scope") ==
         "not supported by CPU emulation: cudaGraphLaunch; judge on a GPU");
 }
+
+TEST_CASE("code only: comments and literals blanked, raw strings to their own delimiter") {
+  const std::string src = "int a; // k<<<1,1>>>\n/* x */ const char* s = \"q\\\"<<<\"; char c = '\\'';\n"
+                          "auto r = R\"xy(a )\" b)xy\"; int d = 0x1'000;\n";
+  const std::string out = hpcjudge::code_only(src);
+  CHECK(out.size() == src.size());
+  CHECK(out ==
+        "int a;              \n        const char* s = \"      \"; char c = '  ';\n"
+        "auto r = R              ; int d = 0x1'000;\n");
+}

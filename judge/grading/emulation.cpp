@@ -216,7 +216,8 @@ std::string code_only(const std::string& s) {
     } else if (s[i] == 'R' && i + 1 < n && s[i + 1] == '"' && (i == 0 || !ident(s[i - 1]))) {
       const size_t open = s.find('(', i + 2);
       if (open == std::string::npos) break;
-      const std::string delim = ")" + s.substr(i + 2, open - i - 2) + "\"";
+      std::string delim = ")";  // appended, not ")" + ...: GCC 12 warns of a false overlap (-Wrestrict) there
+      delim.append(s, i + 2, open - i - 2).push_back('"');
       size_t e = s.find(delim, open);
       e = e == std::string::npos ? n : e + delim.size();
       blank(i + 1, e);
