@@ -11,6 +11,7 @@
 
 #include "judge/measure/calibration.h"
 #include "judge/grading/compile.h"
+#include "judge/grading/early_runners.h"
 #include "judge/files.h"
 #include "judge/measure/gpu.h"
 #include "judge/measure/wake_latency.h"
@@ -547,9 +548,52 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   TempDir tmp;
   const double probed = before_compile.lap();  // the file read, the machine and the GPU probed
   const fs::path lib = compiled_library(tmp.path);
+  const bool runnable = !gpu || emulate || (device && device->usable());
+  // The runners' options, and what keeps a GPU problem's calls timed with the CPUs awake, the round trips
+  // measured below included: their wake-up latency held at 0, and each spinning while a timed call is in
+  // flight (judge/measure/wake_latency.h).
+  std::vector<std::string> wrapper = opt.runner_prefix;
+  if (opt.sandbox)
+    for (auto& a : sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden}))
+      wrapper.push_back(std::move(a));
+  std::optional<CpuWakeLatency> awake;
+  std::optional<CpuSpinners> spinners;
+  if (gpu && !emulate && runnable) awake.emplace();
+  if (gpu && !emulate && runnable && !wake_aids_off()) spinners.emplace();
+  CacheFlusher flusher;  // one buffer for every runner's timed calls (mapped on the first)
+  const SessionOptions session_options{.library = lib,
+                                       .threads = r.machine.threads,
+                                       .device = opt.device,
+                                       .wrapper = wrapper,
+                                       .memory_limit = host_memory_limit(p),
+                                       .emulate = emulate,
+                                       .keep_awake = spinners ? &*spinners : nullptr,
+                                       .flusher = &flusher};
+  // The runners started while the compiler runs (judge/grading/early_runners.h): the performance cases'
+  // own runner where the functional tests run first, the rivals where the scale is cached and the grade scored.
+  const bool tests = opt.only_case.empty() && opt.functional_tests;
+  const bool timed_apart = opt.bench && !emulate && tests;
+  const bool beside = opt.bench && !emulate && opt.score && opt.side_by_side && !opt.vendor && opt.only_case.empty();
+  std::optional<EarlyRunners> early;
+  if (runnable)
+    early.emplace(p, paths, opt, session_options,
+                  EarlyRunnersPlan{.timed = timed_apart,
+                                   .rivals_scale = beside ? cached_scale_in_use(p, paths, r.machine) : std::nullopt,
+                                   .arch = arch,
+                                   .machine_fingerprint = r.machine.fingerprint()});
   const CompileResult cr = compile_submission(p, paths, source, tmp.path,
                                               {.arch = arch, .vendor = opt.vendor, .sandbox = opt.sandbox,
                                                .emulate = emulate, .hidden = opt.hidden});
+  Stopwatch joining;
+  if (early) {
+    try {
+      early->join(listener);
+    } catch (...) {
+      if (cr.ok) throw;  // else the compile's error is the verdict
+    }
+    if (!cr.ok) early->end();
+  }
+  const double joined_s = joining.elapsed();
   r.compiled = cr.ok;
   r.compile_command = cr.command;
   r.compile_log = cr.log;
@@ -568,31 +612,13 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                    "(a CPU problem runs here: ./judge/judge list)";
     return r;
   }
-  // Where the grade's wall time goes after compiling (timing.wall_s), phase by phase.
-  nlohmann::json wall = {{"probe", probed}, {"compile", r.compile_seconds}};
+  // Where the grade's wall time goes after compiling (timing.wall_s), phase by phase; `started_beside`, the
+  // wait past the compile for the runners started beside it.
+  nlohmann::json wall = {{"probe", probed}, {"compile", r.compile_seconds}, {"started_beside", joined_s}};
   Stopwatch phase;
   {
-    std::vector<std::string> wrapper = opt.runner_prefix;
-    if (opt.sandbox)
-      for (auto& a : sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden}))
-        wrapper.push_back(std::move(a));
-    // A GPU problem's calls are timed with the CPUs kept awake, the round trip measured below included: their
-    // wake-up latency held at 0, and each spinning while a timed call is in flight (judge/measure/wake_latency.h).
-    std::optional<CpuWakeLatency> awake;
-    std::optional<CpuSpinners> spinners;
-    if (gpu && !emulate) awake.emplace();
-    if (gpu && !emulate && !wake_aids_off()) spinners.emplace();
-    CacheFlusher flusher;  // one buffer for every runner's timed calls (mapped on the first)
-    const SessionOptions session_options{.library = lib,
-                                         .threads = r.machine.threads,
-                                         .device = opt.device,
-                                         .wrapper = wrapper,
-                                         .memory_limit = host_memory_limit(p),
-                                         .emulate = emulate,
-                                         .keep_awake = spinners ? &*spinners : nullptr,
-                                         .flusher = &flusher};
-    Session s(paths, p, session_options);
-    const CallOutcome started = s.start(60);
+    Session& s = *early->tests;
+    const CallOutcome started = early->tests_launched.status == CallOutcome::Ok ? s.ready(60) : early->tests_launched;
     std::string extra_output;  // what the performance cases' runner printed
     size_t extra_output_bytes = 0;
     const auto trip = [](const RoundTrip& t) {
@@ -611,8 +637,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       set_verdict(r, bad->verdict, "", bad->message);
     } else {
       // A profile runs one performance case only: a test's launches would be profiled instead. A reference
-      // timed for the scale has its functional tests in make test (GradeOptions::functional_tests).
-      const bool tests = opt.only_case.empty() && opt.functional_tests;
+      // timed for the scale has its functional tests in make test (GradeOptions::functional_tests): `tests`.
       // Under emulation the emulator's own checks (races, barriers, bounds) ran on every access already.
       const bool sanitizers = gpu && !emulate && tests;
       std::future<std::string> races;  // racecheck and synccheck, beside the functional tests
@@ -636,13 +661,16 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       // The performance cases in a runner of their own, started afresh as each rival's is (a run without
       // functional tests keeps the first): no process's history, such as its heap's thresholds and pages
       // from the functional tests' sizes, differs between the two sides of a ratio.
+      // Launched beside the compile, it is made ready (its round trips measured, the submission loaded) once
+      // the tests' runner has ended (its memory and, on a GPU, its CUDA context) and the judge's memory for
+      // it is freed.
       std::unique_ptr<Session> fresh;
-      if (r.verdict == Verdict::AC && opt.bench && !emulate && tests) {
-        // Its runner ends (its memory and, on a GPU, its CUDA context) and the judge's memory for it is freed
-        // before the timed runner starts.
+      if (r.verdict == Verdict::AC && timed_apart) {
         s.release();
-        fresh = std::make_unique<Session>(paths, p, session_options);
-        if (auto bad = failed_call(fresh->start(60))) set_verdict(r, bad->verdict, "performance cases", bad->message);
+        fresh = std::move(early->timed);
+        const CallOutcome& launched = early->timed_launched;
+        const CallOutcome ready = launched.status == CallOutcome::Ok ? fresh->ready(60) : launched;
+        if (auto bad = failed_call(ready)) set_verdict(r, bad->verdict, "performance cases", bad->message);
         else r.timing["round_trip_timed"] = trip(fresh->round_trip(true));
         wall["performance_runner"] = phase.lap();
       }
@@ -652,13 +680,14 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         PeaksInUse peaks(paths, r, p.info().kind, opt.device);
         // The references beside the submission, when this grade is scored
         // (not while the references themselves, a vendor anchor or a profile run).
-        std::unique_ptr<Rivals> rivals;
-        if (opt.score && opt.side_by_side && !opt.vendor && opt.only_case.empty()) {
+        std::unique_ptr<Rivals> rivals = std::move(early->rivals);
+        if (beside && !rivals) {
           const Scale cached = load_or_measure_scale(p, paths, opt, r.machine, listener);
           wall["scale"] = phase.lap();  // read from the cache, or the references timed now
-          if (cached.error.empty())
-            rivals = std::make_unique<Rivals>(p, paths, opt, arch, session_options, cached, r.machine.fingerprint(),
-                                              listener);
+          if (cached.error.empty()) {
+            rivals = std::make_unique<Rivals>(p, paths, opt, session_options, cached);
+            rivals->start(p, paths, opt, arch, r.machine.fingerprint(), listener);
+          }
         }
         wall["peaks_and_rivals"] = phase.lap();  // the machine's peaks, the references compiled and started
         // The grade's wall time so far, less a scale timed now (a first grade's, not the grade's own work).

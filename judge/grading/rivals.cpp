@@ -30,9 +30,8 @@ bool baseline_is_quick(const Problem& p, const Scale& cached) {
 
 }  // namespace
 
-Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
-               const SessionOptions& session, const Scale& cached, const std::string& machine_fingerprint,
-               Listener& listener) {
+Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const SessionOptions& session,
+               const Scale& cached) {
   std::vector<std::string> roles = {"fast"};
   if (baseline_is_quick(p, cached)) {
     roles.push_back("baseline");
@@ -45,37 +44,47 @@ Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, co
     auto m = std::make_unique<Member>();
     m->role = role;
     const fs::path src = reference_solution(p, paths, role);
-    std::string source;
     try {
-      source = read_regular_file(src, kMaxSourceBytes);
+      m->source = read_regular_file(src, kMaxSourceBytes);
     } catch (const std::exception& e) {
       notes_.push_back(role + ": not timed beside (" + e.what() + ")");
       continue;
     }
-    const CompileResult cr = compile_reference(p, paths, role, source, m->dir.path,
-                                               {.arch = arch, .sandbox = opt.sandbox, .hidden = opt.hidden},
-                                               machine_fingerprint);
-    if (!cr.ok) {
-      notes_.push_back(role + ": not timed beside (it did not compile: " + cr.message + ")");
-      continue;
-    }
-    listener.note((cr.cached ? "the " + role + " reference, compiled earlier on this machine,"
-                             : "compiled the " + role + " reference,") +
-                  std::string(" to time it beside each run"));
     SessionOptions so = session;
     so.library = compiled_library(m->dir.path);
     so.wrapper.clear();
     so.pin_read_back = false;  // read back on a case's first call only
     if (opt.sandbox) so.wrapper = sandbox_wrapper(paths, {.folder = m->dir.path, .gpu = gpu, .hidden = opt.hidden});
     m->session = std::make_unique<Session>(paths, p, so);
-    const CallOutcome started = m->session->start(60);
-    if (auto bad = failed_call(started)) {
+    members_.push_back(std::move(m));
+  }
+}
+
+void Rivals::start(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
+                   const std::string& machine_fingerprint, Listener& listener) {
+  std::vector<std::unique_ptr<Member>> started;
+  for (auto& m : members_) {
+    const std::string& role = m->role;
+    const CompileResult cr = compile_reference(p, paths, role, m->source, m->dir.path,
+                                               {.arch = arch, .sandbox = opt.sandbox, .hidden = opt.hidden},
+                                               machine_fingerprint);
+    if (!cr.ok) {
+      notes_.push_back(role + ": not timed beside (it did not compile: " + cr.message + ")");
+      m->session->finish();
+      continue;
+    }
+    listener.note((cr.cached ? "the " + role + " reference, compiled earlier on this machine,"
+                             : "compiled the " + role + " reference,") +
+                  std::string(" to time it beside each run"));
+    if (auto bad = failed_call(m->session->start(60))) {
       notes_.push_back(role + ": not timed beside (its runner did not start: " + bad->message + ")");
+      m->session->finish();
       continue;
     }
     notes_.push_back(role + ": timed beside every run, on the same inputs");
-    members_.push_back(std::move(m));
+    started.push_back(std::move(m));
   }
+  members_ = std::move(started);
 }
 
 std::vector<Session*> Rivals::sessions() const {

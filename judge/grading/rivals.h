@@ -32,13 +32,17 @@ inline constexpr double kBaselineBesideS = 0.02;
 
 class Rivals {
  public:
-  // Compiles and starts the rivals; `session` is the submission's session options
-  // (the rivals get the same threads, device, memory limit and, for their own
-  // folder, the same wrapper).
-  Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
-         const SessionOptions& session, const Scale& cached, const std::string& machine_fingerprint,
-         Listener& listener);
+  // Spawns the rivals' runners, each for the library its compile will leave in a folder of its own; `session`
+  // is the submission's session options (the rivals get the same threads, device, memory limit and, for their
+  // own folder, the same wrapper). On the thread that the runners must not outlive: a runner dies with the
+  // thread that started it (PR_SET_PDEATHSIG, judge/isolation/process.h).
+  Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const SessionOptions& session,
+         const Scale& cached);
   ~Rivals();
+  // Compiles each rival and starts its runner (Session::start); one that fails is left out with a note. May
+  // run on another thread than the constructor's (beside the submission's compile: early_runners.h).
+  void start(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
+             const std::string& machine_fingerprint, Listener& listener);
 
   size_t size() const { return members_.size(); }
   const std::string& role(size_t k) const { return members_[k]->role; }
@@ -73,6 +77,7 @@ class Rivals {
  private:
   struct Member {
     std::string role;
+    std::string source;
     TempDir dir;
     std::unique_ptr<Session> session;
     std::optional<LaidCase> laid;

@@ -85,17 +85,27 @@ fs::path scale_file(const Problem& p, const Paths& paths, const MachineInfo& m) 
 
 }  // namespace
 
-Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
-                            Listener& listener) {
-  if (auto cached = read_cached_scale(scale_file(p, paths, m), m.fingerprint(), references_of(p, paths))) {
-    const double now = load_per_core(m.cores);
-    if (!retime_busy_scale(cached->load_per_core, now)) return *cached;
+std::optional<Scale> cached_scale_in_use(const Problem& p, const Paths& paths, const MachineInfo& m,
+                                         std::string* busy) {
+  auto cached = read_cached_scale(scale_file(p, paths, m), m.fingerprint(), references_of(p, paths));
+  if (!cached) return std::nullopt;
+  const double now = load_per_core(m.cores);
+  if (!retime_busy_scale(cached->load_per_core, now)) return cached;
+  if (busy) {
     char why[200];
     std::snprintf(why, sizeof why,
                   "the cached scale was measured on a busy machine (load %.2f per core; %.2f now): timing it again",
                   cached->load_per_core, now);
-    listener.note(why);
+    *busy = why;
   }
+  return std::nullopt;
+}
+
+Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
+                            Listener& listener) {
+  std::string busy;
+  if (auto cached = cached_scale_in_use(p, paths, m, &busy)) return *cached;
+  if (!busy.empty()) listener.note(busy);
   GradeOptions ref = opt;
   ref.bench = true;
   ref.score = false;

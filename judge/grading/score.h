@@ -71,6 +71,11 @@ std::optional<Scale> read_cached_scale(const std::filesystem::path& file, const 
 void write_scale_cache(const std::filesystem::path& file, const std::string& fingerprint, const std::string& digest,
                        const Scale& scale);
 
+// The scale cached for this machine, where it was not measured on a busier machine than this one is now (then
+// `busy`, where given, says so: load_or_measure_scale times it again), else nothing.
+std::optional<Scale> cached_scale_in_use(const Problem& p, const Paths& paths, const MachineInfo& m,
+                                         std::string* busy = nullptr);
+
 // reference/solutions/<slug>/{baseline,fast}.<ext>, timed once per machine and
 // again whenever either file changes.
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,

@@ -74,6 +74,10 @@ void note_own_child(pid_t pid, bool alive) {
   else own_children().erase(pid);
 }
 
+SpawningOwnChild::SpawningOwnChild() { own_mutex.lock(); }
+SpawningOwnChild::~SpawningOwnChild() { own_mutex.unlock(); }
+void SpawningOwnChild::note_spawned(pid_t pid) { own_children().insert(pid); }
+
 std::vector<pid_t> ProcessFamily::members() const {
   std::vector<pid_t> roots = {root_};
   {

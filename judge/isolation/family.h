@@ -49,4 +49,16 @@ class ProcessFamily {
 // Registers a child the judge starts itself (judge/isolation/process.cpp), so it is not taken for an orphan.
 void note_own_child(pid_t pid, bool alive);
 
+// Held from just before the judge forks a child of its own until note_spawned() has registered it: a family
+// looked at meanwhile on another thread (a runner started beside the compile) never takes the new child,
+// not yet registered, for an orphan of its own, to stop or to kill.
+class SpawningOwnChild {
+ public:
+  SpawningOwnChild();
+  ~SpawningOwnChild();
+  SpawningOwnChild(const SpawningOwnChild&) = delete;
+  SpawningOwnChild& operator=(const SpawningOwnChild&) = delete;
+  void note_spawned(pid_t pid);
+};
+
 }  // namespace hpcjudge

@@ -45,6 +45,7 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
   for (const auto& a : opt.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const pid_t judge = getpid();
+  SpawningOwnChild spawning;
   pid_ = fork();
   if (pid_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid_ == 0) {
@@ -106,7 +107,7 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
     _exit(127);
   }
   setpgid(pid_, pid_);
-  note_own_child(pid_, true);
+  spawning.note_spawned(pid_);
   close(pipefd[1]);
   out_ = pipefd[0];
   fcntl(out_, F_SETFL, O_NONBLOCK);

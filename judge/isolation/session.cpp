@@ -567,12 +567,21 @@ void Session::flush_caches() {
 }
 
 CallOutcome Session::start(double timeout_s) {
+  const CallOutcome o = launch(timeout_s);
+  return o.status == CallOutcome::Ok ? ready(timeout_s) : o;
+}
+
+CallOutcome Session::launch(double timeout_s) {
   CallOutcome o;
   Request ping;
   ping.op = Op::Ping;
   if (!simple(ping, timeout_s, "starting", o)) return o;
   setup_buffers(timeout_s, o);
-  if (o.status != CallOutcome::Ok) return o;
+  return o;
+}
+
+CallOutcome Session::ready(double timeout_s) {
+  CallOutcome o;
   warm_trip_ = measure_round_trip(false, timeout_s, o);
   if (o.status != CallOutcome::Ok) return o;
   cold_trip_ = measure_round_trip(true, timeout_s, o);

@@ -111,8 +111,15 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Starts the runner: the round trip measured, the buffers set up, the submission loaded.
+  // Starts the runner: launch(), then ready().
   CallOutcome start(double timeout_s);
+  // start()'s first step: the runner's process up and its buffers set up (on a GPU, its CUDA context made and
+  // the judge's device buffers mapped), no code of the submission's loaded: what may run beside other work of
+  // the judge's (the submission's compile, judge/grading/early_runners.h), as it measures nothing.
+  CallOutcome launch(double timeout_s);
+  // start()'s second step, once the machine is as quiet as for the calls: the round trips measured (what each
+  // call has subtracted) and the submission loaded (SessionOptions::library, which must exist by then).
+  CallOutcome ready(double timeout_s);
   // Makes room for a call's buffers of `bytes` (the image, and the memory the runner calls on).
   void reserve(size_t bytes);
   // The judge's own image of the next call's buffers (inputs, sentinels, guards).
