@@ -75,6 +75,16 @@ inline double shared_case_budget(double own_budget_s, double spent_s, int left, 
   return std::min(own_budget_s, std::max(share, kMinCaseBudgetS));
 }
 
+// The order a grade times its performance cases in: heaviest first (`bytes`: each case's buffers), ties in the
+// problem's order. The heaviest has the longest host work a run, so it needs the most time for its minimum of
+// runs; the lighter ones after it share what is left (shared_case_budget).
+inline std::vector<size_t> heaviest_first(const std::vector<size_t>& bytes) {
+  std::vector<size_t> order(bytes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
+  return order;
+}
+
 // A distribution-free interval of a median: the order statistics around the
 // middle rank that hold the true median with about 95% confidence (binomial
 // ranks, normal approximation); the whole range under 6 samples.

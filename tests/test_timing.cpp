@@ -121,6 +121,13 @@ TEST_CASE("a hard budget stops the loop below its minimum of runs, never below 3
   CHECK(plenty.samples().size() == 10);
 }
 
+TEST_CASE("performance cases are timed heaviest first, ties in the problem's order") {
+  CHECK(heaviest_first({}).empty());
+  CHECK(heaviest_first({5}) == std::vector<size_t>{0});
+  CHECK(heaviest_first({100, 400, 100, 800}) == std::vector<size_t>{3, 1, 0, 2});
+  CHECK(heaviest_first({7, 7, 7}) == std::vector<size_t>{0, 1, 2});
+}
+
 TEST_CASE("a GPU grade's cases share the timing budget, what one leaves going to the next") {
   // Three cases of a 3 s budget each: the first gets a third of the grade's budget.
   CHECK(shared_case_budget(3.0, 0.0, 3) == Catch::Approx(kGpuTimingBudgetS / 3));

@@ -2,12 +2,13 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|wake-probe|all] [ctest -R regex | seconds]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|wake-probe|switch-probe|all] [ctest -R regex | seconds]
 # speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
 # runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached.
 # trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
 # wake: the same fast reference judged with the wake aids off and on, twice each (HPCJUDGE_NO_WAKE_AIDS).
 # wake-probe: tools/wake_probe.cpp, a stopped process's wake-up with and without spinning threads on the CPUs.
+# switch-probe: tools/switch_probe.cu, a runner's tiny kernel after each kind of the judge's own device work.
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
 # repeat: judges each file in $REPEAT (default: one submission per GPU problem
 # that scores above 0) twice in a row and prints both scores: the repeatability check.
@@ -111,6 +112,11 @@ if [ "$phase" = wake-probe ]; then
   # How long a stopped process takes to read a request once continued, with and without spinning threads on
   # the CPUs (docs/design.md, "What it costs"; judge/measure/wake_latency.h's CpuSpinners).
   g++ -O2 -pthread -o "$out/wake_probe" tools/wake_probe.cpp && "$out/wake_probe" | tee "$out/wake-probe.txt"
+fi
+if [ "$phase" = switch-probe ]; then
+  # What the judge's own device work before a call costs that call: a child's one-thread kernel timed after
+  # each kind of work in the parent's CUDA context (docs/design.md, "What the judge's device work costs").
+  nvcc -O2 -arch=sm_90 -o "$out/switch_probe" tools/switch_probe.cu && "$out/switch_probe" | tee "$out/switch-probe.txt"
 fi
 if [ "$phase" = trace ]; then
   # Where a timed GPU call's interval goes (docs/design.md, "Where a call's interval goes"): the fast

@@ -174,7 +174,7 @@ void HumanPrinter::finished(const Report& r) {
     const auto s = [](double v) { return format_seconds(v, TimeStyle::Short); };
     std::string line = "judged in " + s(w->value("total", 0.0)) + ":";
     const char* sep = " ";
-    for (const char* k : {"probe", "compile", "runner", "tests", "sanitizers", "performance_runner", "scale",
+    for (const char* k : {"probe", "compile", "started_beside", "runner", "tests", "sanitizers", "performance_runner", "scale",
                           "peaks_and_rivals", "performance", "runners_ended", "runners_exited", "memory_freed", "ended",
                           "score"})
       if (w->contains(k)) {
