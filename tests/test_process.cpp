@@ -23,6 +23,7 @@
 #include "harness/arena.h"
 #include "harness/protocol.h"
 
+#include "judge/isolation/family.h"
 #include "judge/isolation/process.h"
 
 using namespace hpcjudge;
@@ -291,4 +292,31 @@ TEST_CASE("process: a wait that spins first still sees a late message, and ends 
   close(p[1]);
   child.kill();
   child.reap();
+}
+
+TEST_CASE("process: a member that will not stop is named with its thread's state, a thread in the kernel waited for") {
+  // The child vforks: it waits in the kernel (state D) until its vfork child ends, and that child, a member
+  // too, is stopped: it never ends, so the child never stops.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    if (vfork() == 0) {
+      const timespec t{.tv_sec = 30, .tv_nsec = 0};
+      nanosleep(&t, nullptr);
+      _exit(0);
+    }
+    _exit(0);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // in the vfork by now
+  ProcessFamily family(child);
+  std::string why;
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK_FALSE(family.stop(std::chrono::milliseconds(100), &why, std::chrono::milliseconds(400)));
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  CHECK(waited >= std::chrono::milliseconds(500));  // the limit, then the grace for a thread in state D
+  CHECK(why.find("process " + std::to_string(child) + " did not stop") != std::string::npos);
+  CHECK(why.find("in state D") != std::string::npos);
+  INFO(why);
+  family.kill();
+  waitpid(child, nullptr, 0);
 }

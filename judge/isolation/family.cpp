@@ -58,11 +58,39 @@ std::string thread_states(pid_t pid) {
   return states;
 }
 
+bool stopped_state(char s) { return s == 'T' || s == 't' || s == 'Z' || s == 'X'; }
+
 bool is_stopped(pid_t pid) {
   for (char s : thread_states(pid))
-    if (s != 'T' && s != 't' && s != 'Z' && s != 'X') return false;
+    if (!stopped_state(s)) return false;
   return true;
 }
+
+// The first thread of `pid` not stopped: its id, state letter and the kernel function it waits in (wchan), or
+// a zero id where every thread is stopped or the process is gone.
+struct Unstopped {
+  pid_t tid = 0;
+  char state = '?';
+  std::string wchan;
+};
+Unstopped first_unstopped(pid_t pid) {
+  Unstopped u;
+  const std::string base = "/proc/" + std::to_string(pid) + "/task/";
+  each_entry(base, [&](int tid) {
+    if (u.tid) return;
+    std::ifstream in(base + std::to_string(tid) + "/stat");
+    std::string line;
+    std::getline(in, line);
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos || close + 2 >= line.size() || stopped_state(line[close + 2])) return;
+    u.tid = tid;
+    u.state = line[close + 2];
+    std::ifstream wc(base + std::to_string(tid) + "/wchan");
+    std::getline(wc, u.wchan);
+  });
+  return u;
+}
+
 
 }  // namespace
 
@@ -101,8 +129,9 @@ std::vector<pid_t> ProcessFamily::members() const {
   return all;
 }
 
-bool ProcessFamily::stop(std::chrono::microseconds limit, std::string* why) {
+bool ProcessFamily::stop(std::chrono::microseconds limit, std::string* why, std::chrono::microseconds grace) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
+  const auto grace_ends = deadline + grace;
   ::kill(-root_, SIGSTOP);  // the runner's process group at once: the usual family
   signalled_.clear();
   for (int pass = 0;; ++pass) {
@@ -125,8 +154,22 @@ bool ProcessFamily::stop(std::chrono::microseconds limit, std::string* why) {
         return true;
       }
     }
-    if (std::chrono::steady_clock::now() > deadline) {
-      if (why) *why = "process " + std::to_string(running) + " did not stop";
+    if (const auto t = std::chrono::steady_clock::now(); t > deadline && running != 0) {
+      const Unstopped u = first_unstopped(running);
+      if (u.state == 'D' && t < grace_ends) {  // in the kernel: it stops on its way out
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        continue;
+      }
+      if (why) {
+        *why = "process " + std::to_string(running) + " did not stop";
+        if (u.tid)
+          *why += " (its thread " + std::to_string(u.tid) + " in state " + std::string(1, u.state) +
+                  (u.wchan.empty() || u.wchan == "0" ? std::string() : ", waiting in " + u.wchan) + ")";
+      }
+      return false;
+    }
+    if (std::chrono::steady_clock::now() > deadline && running == 0) {
+      if (why) *why = "its members kept changing";
       return false;
     }
     if (pass > 2) std::this_thread::sleep_for(std::chrono::microseconds(50));

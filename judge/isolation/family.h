@@ -24,12 +24,19 @@ namespace hpcjudge {
 // Makes this process the reaper of its descendants' orphans (PR_SET_CHILD_SUBREAPER).
 void become_subreaper();
 
+// How long stop() waits past its limit for a thread in uninterruptible sleep (state D): such a thread runs
+// nothing of its own (it is in the kernel: a device driver's call, a page fault) and stops on its way out. On
+// the H200, with 12 grades at once under ctest, a racecheck runner once failed the 2 s limit (its state then
+// not known).
+inline constexpr std::chrono::microseconds kUninterruptibleGrace = std::chrono::seconds(8);
+
 class ProcessFamily {
  public:
   explicit ProcessFamily(pid_t root) : root_(root) {}
-  // Stops every member. False when some thread would not stop within `limit`
-  // (`why` says which): the caller then kills the family.
-  bool stop(std::chrono::microseconds limit, std::string* why = nullptr);
+  // Stops every member. False when some thread would not stop within `limit`, or `grace` more for one in
+  // uninterruptible sleep (`why` says which, its state and where it waits): the caller then kills the family.
+  bool stop(std::chrono::microseconds limit, std::string* why = nullptr,
+            std::chrono::microseconds grace = kUninterruptibleGrace);
   void resume();
   // SIGKILL to every member until none is left, and reaps the orphans among them.
   void kill();
