@@ -4,7 +4,9 @@
 // it waits (the first `output_limit` bytes are kept, the rest only counted, so
 // a child that floods its output never stalls the judge), and a pidfd so the
 // judge learns of its exit without polling. A child dies with the judge
-// (PR_SET_PDEATHSIG): a compiler or runner never outlives it.
+// (PR_SET_PDEATHSIG): a compiler or runner never outlives it. The signal comes
+// when the judge's thread that spawned the child ends, not only the process:
+// spawn a runner on a thread that outlives it (judge/grading/early_runners.h).
 #pragma once
 #include <chrono>
 #include <cstddef>
