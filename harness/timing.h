@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdlib>
+#include <numeric>
 #include <vector>
 
 namespace hpcjudge {
@@ -80,7 +81,7 @@ inline double shared_case_budget(double own_budget_s, double spent_s, int left, 
 // runs; the lighter ones after it share what is left (shared_case_budget).
 inline std::vector<size_t> heaviest_first(const std::vector<size_t>& bytes) {
   std::vector<size_t> order(bytes.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
   return order;
 }

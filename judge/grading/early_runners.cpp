@@ -22,8 +22,8 @@ EarlyRunners::EarlyRunners(const Problem& p, const Paths& paths, const GradeOpti
   if (plan.timed) timed = std::make_unique<Session>(paths, p, session);
   if (plan.rivals_scale) rivals = std::make_unique<Rivals>(p, paths, opt, session, *plan.rivals_scale);
   launching_ = std::async(std::launch::async, [this, &p, &paths, opt, plan] {
-    tests_launched = tests->launch(60);
-    if (timed) timed_launched = timed->launch(60);
+    tests->launch(60);
+    if (timed) timed->launch(60);
     if (rivals) {
       KeptNotes notes(notes_);
       rivals->start(p, paths, opt, plan.arch, plan.machine_fingerprint, notes);

@@ -44,10 +44,9 @@ class EarlyRunners {
   // Ends every runner still held here, all at once (a compile that failed).
   void end();
 
-  std::unique_ptr<Session> tests;  // launched, as tests_launched says (after join())
+  std::unique_ptr<Session> tests;  // launched (after join()); Session::ready() says how that went
   std::unique_ptr<Session> timed;  // launched, where the plan asked for it
   std::unique_ptr<Rivals> rivals;  // started whole, where the plan gave a scale
-  CallOutcome tests_launched, timed_launched;
 
  private:
   std::vector<std::string> notes_;

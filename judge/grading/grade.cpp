@@ -634,7 +634,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   Stopwatch phase;
   {
     Session& s = *early->tests;
-    const CallOutcome started = early->tests_launched.status == CallOutcome::Ok ? s.ready(60) : early->tests_launched;
+    const CallOutcome started = s.ready(60);
     std::string extra_output;  // what the performance cases' runner printed
     size_t extra_output_bytes = 0;
     const auto trip = [](const RoundTrip& t) {
@@ -684,9 +684,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
       if (r.verdict == Verdict::AC && timed_apart) {
         s.release();
         fresh = std::move(early->timed);
-        const CallOutcome& launched = early->timed_launched;
-        const CallOutcome ready = launched.status == CallOutcome::Ok ? fresh->ready(60) : launched;
-        if (auto bad = failed_call(ready)) set_verdict(r, bad->verdict, "performance cases", bad->message);
+        if (auto bad = failed_call(fresh->ready(60))) set_verdict(r, bad->verdict, "performance cases", bad->message);
         else r.timing["round_trip_timed"] = trip(fresh->round_trip(true));
         wall["performance_runner"] = phase.lap();
       }

@@ -70,7 +70,6 @@ void Rivals::start(const Problem& p, const Paths& paths, const GradeOptions& opt
                                                machine_fingerprint);
     if (!cr.ok) {
       notes_.push_back(role + ": not timed beside (it did not compile: " + cr.message + ")");
-      m->session->finish();
       continue;
     }
     listener.note((cr.cached ? "the " + role + " reference, compiled earlier on this machine,"
@@ -78,13 +77,12 @@ void Rivals::start(const Problem& p, const Paths& paths, const GradeOptions& opt
                   std::string(" to time it beside each run"));
     if (auto bad = failed_call(m->session->start(60))) {
       notes_.push_back(role + ": not timed beside (its runner did not start: " + bad->message + ")");
-      m->session->finish();
       continue;
     }
     notes_.push_back(role + ": timed beside every run, on the same inputs");
     started.push_back(std::move(m));
   }
-  members_ = std::move(started);
+  members_ = std::move(started);  // the others, and their runners, end here
 }
 
 std::vector<Session*> Rivals::sessions() const {

@@ -44,27 +44,23 @@ std::vector<pid_t> children_of(pid_t pid) {
   return out;
 }
 
-// The state letters of every thread of `pid` (empty when it is gone).
-std::string thread_states(pid_t pid) {
-  std::string states;
+// Each thread of `pid` with its state letter (/proc/PID/task/TID/stat), until `f` returns true; none where it is
+// gone.
+template <class F>
+void each_thread_state(pid_t pid, F f) {
   const std::string base = "/proc/" + std::to_string(pid) + "/task/";
+  bool done = false;
   each_entry(base, [&](int tid) {
+    if (done) return;
     std::ifstream in(base + std::to_string(tid) + "/stat");
     std::string line;
     std::getline(in, line);
     const size_t close = line.rfind(')');
-    if (close != std::string::npos && close + 2 < line.size()) states += line[close + 2];
+    if (close != std::string::npos && close + 2 < line.size()) done = f(static_cast<pid_t>(tid), line[close + 2]);
   });
-  return states;
 }
 
 bool stopped_state(char s) { return s == 'T' || s == 't' || s == 'Z' || s == 'X'; }
-
-bool is_stopped(pid_t pid) {
-  for (char s : thread_states(pid))
-    if (!stopped_state(s)) return false;
-  return true;
-}
 
 // The first thread of `pid` not stopped: its id, state letter and the kernel function it waits in (wchan), or
 // a zero id where every thread is stopped or the process is gone.
@@ -73,24 +69,22 @@ struct Unstopped {
   char state = '?';
   std::string wchan;
 };
-Unstopped first_unstopped(pid_t pid) {
+Unstopped first_unstopped(pid_t pid, bool with_wchan) {
   Unstopped u;
-  const std::string base = "/proc/" + std::to_string(pid) + "/task/";
-  each_entry(base, [&](int tid) {
-    if (u.tid) return;
-    std::ifstream in(base + std::to_string(tid) + "/stat");
-    std::string line;
-    std::getline(in, line);
-    const size_t close = line.rfind(')');
-    if (close == std::string::npos || close + 2 >= line.size() || stopped_state(line[close + 2])) return;
+  each_thread_state(pid, [&](pid_t tid, char state) {
+    if (stopped_state(state)) return false;
     u.tid = tid;
-    u.state = line[close + 2];
-    std::ifstream wc(base + std::to_string(tid) + "/wchan");
-    std::getline(wc, u.wchan);
+    u.state = state;
+    return true;
   });
+  if (u.tid && with_wchan) {
+    std::ifstream wc("/proc/" + std::to_string(pid) + "/task/" + std::to_string(u.tid) + "/wchan");
+    std::getline(wc, u.wchan);
+  }
   return u;
 }
 
+bool is_stopped(pid_t pid) { return first_unstopped(pid, false).tid == 0; }
 
 }  // namespace
 
@@ -154,8 +148,12 @@ bool ProcessFamily::stop(std::chrono::microseconds limit, std::string* why, std:
         return true;
       }
     }
-    if (const auto t = std::chrono::steady_clock::now(); t > deadline && running != 0) {
-      const Unstopped u = first_unstopped(running);
+    if (const auto t = std::chrono::steady_clock::now(); t > deadline) {
+      if (running == 0) {  // every member stopped at each look, but not the same members twice
+        if (why) *why = "its members kept changing";
+        return false;
+      }
+      const Unstopped u = first_unstopped(running, true);
       if (u.state == 'D' && t < grace_ends) {  // in the kernel: it stops on its way out
         std::this_thread::sleep_for(std::chrono::microseconds(200));
         continue;
@@ -166,10 +164,6 @@ bool ProcessFamily::stop(std::chrono::microseconds limit, std::string* why, std:
           *why += " (its thread " + std::to_string(u.tid) + " in state " + std::string(1, u.state) +
                   (u.wchan.empty() || u.wchan == "0" ? std::string() : ", waiting in " + u.wchan) + ")";
       }
-      return false;
-    }
-    if (std::chrono::steady_clock::now() > deadline && running == 0) {
-      if (why) *why = "its members kept changing";
       return false;
     }
     if (pass > 2) std::this_thread::sleep_for(std::chrono::microseconds(50));

@@ -567,20 +567,21 @@ void Session::flush_caches() {
 }
 
 CallOutcome Session::start(double timeout_s) {
-  const CallOutcome o = launch(timeout_s);
-  return o.status == CallOutcome::Ok ? ready(timeout_s) : o;
+  launch(timeout_s);
+  return ready(timeout_s);
 }
 
 CallOutcome Session::launch(double timeout_s) {
   CallOutcome o;
   Request ping;
   ping.op = Op::Ping;
-  if (!simple(ping, timeout_s, "starting", o)) return o;
-  setup_buffers(timeout_s, o);
+  if (simple(ping, timeout_s, "starting", o)) setup_buffers(timeout_s, o);
+  launched_ = o;
   return o;
 }
 
 CallOutcome Session::ready(double timeout_s) {
+  if (launched_.status != CallOutcome::Ok) return launched_;
   CallOutcome o;
   warm_trip_ = measure_round_trip(false, timeout_s, o);
   if (o.status != CallOutcome::Ok) return o;

@@ -118,7 +118,8 @@ class Session {
   // the judge's (the submission's compile, judge/grading/early_runners.h), as it measures nothing.
   CallOutcome launch(double timeout_s);
   // start()'s second step, once the machine is as quiet as for the calls: the round trips measured (what each
-  // call has subtracted) and the submission loaded (SessionOptions::library, which must exist by then).
+  // call has subtracted) and the submission loaded (SessionOptions::library, which must exist by then). Where
+  // the launch failed, what it ended in, and nothing more.
   CallOutcome ready(double timeout_s);
   // Makes room for a call's buffers of `bytes` (the image, and the memory the runner calls on).
   void reserve(size_t bytes);
@@ -204,6 +205,7 @@ class Session {
   std::unique_ptr<Child> child_;
   std::unique_ptr<ProcessFamily> family_;
   uint64_t seq_ = 0;
+  CallOutcome launched_;  // how launch() ended (ready() goes on only after an Ok)
   RoundTrip warm_trip_, cold_trip_;
   size_t mapped_ = 0;  // bytes of the runner's buffers mapped so far
   double load_s_ = 0;  // the last load's copies, for HPCJUDGE_TRACE
