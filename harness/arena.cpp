@@ -31,14 +31,25 @@ ArenaLayout ArenaLayout::plan(const std::vector<BufferSpec>& buffers) {
     for (size_t i = 0; i < buffers.size(); ++i)
       if ((buffers[i].role == Role::Workspace) == (pass == 1)) l.order.push_back(static_cast<int>(i));
   size_t at = kGuardBytes;
+  l.copied = 0;
   for (int i : l.order) {
     at = round_up(at, kPage);
+    if (buffers[i].role == Role::Workspace && l.copied == 0) l.copied = at;
     l.offset[i] = at;
     l.bytes[i] = buffers[i].bytes();
     at += buffers[i].bytes() + kGuardBytes;
   }
   l.total = round_up(at, kPage);
+  if (l.copied == 0) l.copied = l.total;
   return l;
+}
+
+bool same_but_workspaces(const ArenaLayout& a, const ArenaLayout& b) {
+  if (a.copied != b.copied || a.offset.size() != b.offset.size()) return false;
+  for (size_t i = 0; i < a.offset.size(); ++i)
+    if ((a.offset[i] < a.copied || b.offset[i] < b.copied) && (a.offset[i] != b.offset[i] || a.bytes[i] != b.bytes[i]))
+      return false;
+  return true;
 }
 
 SharedArena::SharedArena() {

@@ -30,9 +30,17 @@ struct ArenaLayout {
   std::vector<size_t> bytes;
   std::vector<int> order;      // buffer indices by increasing offset
   size_t total = 0;
+  // [0, copied): every buffer but the workspaces (laid out last, never copied), with their guard zones; the
+  // workspaces and the guards after them lie in [copied, total). Two layouts of one case that differ only in
+  // their workspaces' sizes agree on all of [0, copied) (same_but_workspaces).
+  size_t copied = 0;
   static ArenaLayout plan(const std::vector<BufferSpec>& buffers);
   bool operator==(const ArenaLayout&) const = default;
 };
+
+// The same buffers at the same offsets in [0, copied): layouts of one case for two solutions whose workspaces
+// differ (a rival's inputs copied from the submission's, on the device).
+bool same_but_workspaces(const ArenaLayout& a, const ArenaLayout& b);
 
 class SharedArena {
  public:

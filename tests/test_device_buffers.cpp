@@ -35,7 +35,7 @@ TEST_CASE("an upload with repeating spans puts on the device every byte the imag
   std::memset(&image[c], 0xFF, nc);
   const int fd = d->reserve(total);
   if (fd >= 0) close(fd);
-  d->upload(image.data(), total, {}, true, {{a, na}, {b, nb}, {c, nc}});
-  d->download(back.data(), total, {});
+  d->upload({image.data(), 0}, total, {}, true, {{a, na}, {b, nb}, {c, nc}});
+  d->download({back.data(), 0}, total, {});
   CHECK(back == image);
 }

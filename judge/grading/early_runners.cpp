@@ -1,5 +1,9 @@
 #include "judge/grading/early_runners.h"
 
+#include <cstdio>
+
+#include "harness/timing.h"
+
 namespace hpcjudge {
 
 namespace {
@@ -29,13 +33,28 @@ EarlyRunners::EarlyRunners(const Problem& p, const Paths& paths, const GradeOpti
       rivals->start(p, paths, opt, plan.arch, plan.machine_fingerprint, notes);
     }
   });
+  // An image and a read-back: the functional tests' runner takes them, then the performance cases' runner.
+  if (session.images && plan.pinned.copied > 0)
+    pinning_ = std::async(std::launch::async, [pool = session.images, need = plan.pinned] {
+      const Stopwatch pinning;
+      try {
+        pool->prepare(need.total, need.copied, 2);
+      } catch (const std::exception&) {  // out of memory: each runner maps and pins its own, as it goes
+      }
+      if (tracing())
+        std::fprintf(stderr, "hpcjudge trace: pinned beside the compile: 2 x %.1f MiB in %.3f s (%.1f MiB pinned free)\n",
+                     static_cast<double>(need.copied) / (1 << 20), pinning.elapsed(),
+                     static_cast<double>(pool->free_pinned_bytes()) / (1 << 20));
+    });
 }
 
 EarlyRunners::~EarlyRunners() {
   if (launching_.valid()) launching_.wait();  // before any runner it works on goes
+  if (pinning_.valid()) pinning_.wait();
 }
 
 void EarlyRunners::join(Listener& listener) {
+  if (pinning_.valid()) pinning_.get();
   if (!launching_.valid()) return;
   launching_.get();
   for (const std::string& n : notes_) listener.note(n);
@@ -43,6 +62,7 @@ void EarlyRunners::join(Listener& listener) {
 
 void EarlyRunners::end() {
   if (launching_.valid()) launching_.wait();
+  if (pinning_.valid()) pinning_.wait();
   std::vector<Session*> all;
   if (rivals) all = rivals->sessions();
   for (Session* s : {tests.get(), timed.get()})

@@ -8,7 +8,9 @@
 //   measured and no code of the submission's is loaded; their round trips, which every call has subtracted,
 //   are measured later by Session::ready, on a machine as quiet as for the calls;
 // - the rivals (judge/grading/rivals.h) are compiled and started whole, where the problem's scale is cached
-//   and need not be timed again (their round trips are subtracted from nothing: Rivals::call).
+//   and need not be timed again (their round trips are subtracted from nothing: Rivals::call);
+// - and, on another thread, a GPU problem's image and read-back for the largest case are pinned into the
+//   grade's pool (PinnedImages::prepare): 0.3-0.5 s a GiB on the H200, which the first load paid before.
 // join() waits for that once the compile has ended, before any code of the submission's runs: no exchange with
 // a runner goes on beside another (a family's stop and resume reach the judge's orphans too).
 #pragma once
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/grading/laid_case.h"
 #include "judge/grading/rivals.h"
 #include "judge/grading/score.h"
 #include "judge/isolation/session.h"
@@ -29,6 +32,9 @@ struct EarlyRunnersPlan {
   std::optional<Scale> rivals_scale;  // the cached scale to start the rivals against, or none: no rivals now
   std::string arch;                   // the rivals' compile
   std::string machine_fingerprint;    // the rivals' compile cache
+  // GPU: the memory the runners' largest image and read-back need, pinned meanwhile into the grade's pool
+  // (SessionOptions::images; judge/isolation/pinned_images.h), where `copied` is not 0.
+  LargestLayout pinned;
 };
 
 class EarlyRunners {
@@ -50,7 +56,7 @@ class EarlyRunners {
 
  private:
   std::vector<std::string> notes_;
-  std::future<void> launching_;
+  std::future<void> launching_, pinning_;
 };
 
 }  // namespace hpcjudge

@@ -577,6 +577,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   if (gpu && !emulate && runnable) awake.emplace();
   if (gpu && !emulate && runnable && !wake_aids_off()) spinners.emplace();
   CacheFlusher flusher;  // one buffer for every runner's timed calls (mapped on the first)
+  PinnedImages images;   // every runner's images and read-backs, pinned once (judge/isolation/pinned_images.h)
   const SessionOptions session_options{.library = lib,
                                        .threads = r.machine.threads,
                                        .device = opt.device,
@@ -584,19 +585,32 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                        .memory_limit = host_memory_limit(p),
                                        .emulate = emulate,
                                        .keep_awake = spinners ? &*spinners : nullptr,
-                                       .flusher = &flusher};
+                                       .flusher = &flusher,
+                                       .images = &images};
   // The runners started while the compiler runs (judge/grading/early_runners.h): the performance cases'
   // own runner where the functional tests run first, the rivals where the scale is cached and the grade scored.
   const bool tests = opt.only_case.empty() && opt.functional_tests;
   const bool timed_apart = opt.bench && !emulate && tests;
   const bool beside = opt.bench && !emulate && opt.score && opt.side_by_side && !opt.vendor && opt.only_case.empty();
+  // A GPU grade's largest image and read-back, pinned beside the compile: of the functional tests it runs and
+  // of its performance cases.
+  LargestLayout pinned;
+  if (runnable && gpu && !emulate) {
+    std::vector<Case> cases;
+    if (tests) cases = p.tests();
+    if (opt.bench)
+      for (const Case& c : p.benchmarks())
+        if (c.min_cores <= r.machine.cores && (opt.only_case.empty() || c.name == opt.only_case)) cases.push_back(c);
+    pinned = largest_layout(p, cases);
+  }
   std::optional<EarlyRunners> early;
   if (runnable)
     early.emplace(p, paths, opt, session_options,
                   EarlyRunnersPlan{.timed = timed_apart,
                                    .rivals_scale = beside ? cached_scale_in_use(p, paths, r.machine) : std::nullopt,
                                    .arch = arch,
-                                   .machine_fingerprint = r.machine.fingerprint()});
+                                   .machine_fingerprint = r.machine.fingerprint(),
+                                   .pinned = pinned});
   const CompileResult cr = compile_submission(p, paths, source, tmp.path,
                                               {.arch = arch, .vendor = opt.vendor, .sandbox = opt.sandbox,
                                                .emulate = emulate, .hidden = opt.hidden});

@@ -1,5 +1,6 @@
 #include "judge/grading/laid_case.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "harness/bytes.h"
@@ -107,6 +108,18 @@ LaidCase lay_out(const Problem& p, const Case& c, Session& s, const LayOut& how)
   if (l.sig.has_setup()) l.failure = call_setup(p, l, s, how.rival);
   l.setup_s = step.lap();
   return l;
+}
+
+LargestLayout largest_layout(const Problem& p, const std::vector<Case>& cases) {
+  LargestLayout most;
+  for (const Case& c : cases) {
+    Signature sig = p.signature(c);
+    if (const int w = sig.workspace_index(); w >= 0) sig.buffers[w].count = p.workspace_limit(sig);  // bytes
+    const ArenaLayout l = ArenaLayout::plan(sig.buffers);
+    most.total = std::max(most.total, l.total);
+    most.copied = std::max(most.copied, l.copied);
+  }
+  return most;
 }
 
 void copy_inputs(const LaidCase& from, const LaidCase& to, bool per_case) {

@@ -65,6 +65,15 @@ struct LayOut {
 // the failure is in `failure`.
 LaidCase lay_out(const Problem& p, const Case& c, Session& s, const LayOut& how);
 
+// The largest of the cases' layouts before anything is asked of a submission: the most any of them copies
+// (ArenaLayout::copied, whatever the workspace), and the most any holds with its workspace at the problem's
+// limit. What a grade's pool of pinned memory prepares while the submission compiles (PinnedImages::prepare).
+struct LargestLayout {
+  size_t total = 0;
+  size_t copied = 0;
+};
+LargestLayout largest_layout(const Problem& p, const std::vector<Case>& cases);
+
 // Copies the inputs of `from` into the same buffers of `to`, the same case laid
 // out for another session (whose workspace may place the buffers elsewhere):
 // the per-case inputs, or else each call's.

@@ -5,9 +5,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "judge/isolation/pinned_images.h"
+
 #ifdef HPCJUDGE_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include "harness/arena.h"
 #include "harness/device_share.h"
 #include "harness/spans.h"
 #endif
@@ -18,9 +21,33 @@ namespace hpcjudge {
 std::unique_ptr<JudgeDevice> make_judge_device(int) {
   throw std::runtime_error("the judge was built without the CUDA toolkit");
 }
+bool pin_host(std::byte*, size_t) { return false; }
+void unpin_host(std::byte*) {}
 #else
 
+bool pin_host(std::byte* p, size_t bytes) {
+  // Portable: pinned for every context's copies, whichever thread's current device pinned it.
+  if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) return true;
+  cudaGetLastError();  // pinned copies are several times faster; unpinned ones still work
+  return false;
+}
+
+void unpin_host(std::byte* p) {
+  if (cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
+}
+
 namespace {
+
+// f(from, to) over [from, to), in two where `at` falls inside it.
+template <typename F>
+void split_at(size_t from, size_t to, size_t at, F&& f) {
+  if (from < at && at < to) {
+    f(from, at);
+    f(at, to);
+  } else if (from < to) {
+    f(from, to);
+  }
+}
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
@@ -42,7 +69,6 @@ class CudaJudgeDevice : public JudgeDevice {
     buffers_ = device::SharedBuffer::create(device_, 1);
   }
   ~CudaJudgeDevice() override {
-    for (auto& [p, n] : pinned_) cudaHostUnregister(p);
     cudaFree(flush_);
     cudaEventDestroy(fence_);
     cudaStreamDestroy(stream_);
@@ -57,30 +83,23 @@ class CudaJudgeDevice : public JudgeDevice {
     return buffers_.export_fd();
   }
   size_t size() const override { return buffers_.size(); }
-  void pin(std::byte* host, size_t bytes) override {
-    for (auto& [p, n] : pinned_)
-      if (p == host && n >= bytes && bytes > 0) return;
-    for (auto it = pinned_.begin(); it != pinned_.end();)
-      if (it->first == host) cudaHostUnregister(it->first), it = pinned_.erase(it);
-      else ++it;
-    if (bytes == 0) return;
-    // Pinned copies are several times faster; unpinned ones still work.
-    if (cudaHostRegister(host, bytes, cudaHostRegisterDefault) == cudaSuccess) pinned_.push_back({host, bytes});
-    else cudaGetLastError();
-  }
-  void upload(const std::byte* host, size_t bytes, const Spans& scratch, bool fill_scratch,
-              const Spans& repeating) override {
+  void upload(Host host, size_t bytes, const Spans& scratch, bool fill_scratch, const Spans& repeating) override {
     Spans skip = scratch;
     skip.insert(skip.end(), repeating.begin(), repeating.end());
     std::sort(skip.begin(), skip.end());
     around(bytes, skip, [&](size_t from, size_t to) {
-      check(cudaMemcpyAsync(buffers_.data() + from, host + from, to - from, cudaMemcpyHostToDevice, stream_),
-            "copying the inputs to the device");
+      split_at(from, to, host.pinned, [&](size_t a, size_t b) {
+        check(cudaMemcpyAsync(buffers_.data() + a, host.base + a, b - a, cudaMemcpyHostToDevice, stream_),
+              "copying the inputs to the device");
+      });
     });
     for (const auto& [off, n] : repeating) {
       std::byte* d = buffers_.data() + off;
       const size_t seed = std::min({n, kRepeatSeed, bytes > off ? bytes - off : 0});
-      check(cudaMemcpyAsync(d, host + off, seed, cudaMemcpyHostToDevice, stream_), "copying the sentinels to the device");
+      split_at(off, off + seed, host.pinned, [&](size_t a, size_t b) {
+        check(cudaMemcpyAsync(buffers_.data() + a, host.base + a, b - a, cudaMemcpyHostToDevice, stream_),
+              "copying the sentinels to the device");
+      });
       for (size_t done = seed; seed > 0 && done < n; done *= 2)
         check(cudaMemcpyAsync(d + done, d, std::min(done, n - done), cudaMemcpyDeviceToDevice, stream_),
               "repeating the sentinels on the device");
@@ -88,13 +107,21 @@ class CudaJudgeDevice : public JudgeDevice {
     fill(scratch, fill_scratch);
     check(cudaStreamSynchronize(stream_), "uploading the inputs");
   }
-  void copy_from(const JudgeDevice& other, size_t bytes, const Spans& scratch, bool fill_scratch) override {
+  void copy_from(const JudgeDevice& other, size_t copied, size_t bytes, const Spans& scratch,
+                 bool fill_scratch) override {
     const auto& from = dynamic_cast<const CudaJudgeDevice&>(other);
-    if (bytes > from.size() || bytes > size()) throw std::runtime_error("copying buffers of another size on the device");
+    copied = std::min(copied, bytes);
+    if (copied > from.size() || bytes > size()) throw std::runtime_error("copying buffers of another size on the device");
     around(bytes, scratch, [&](size_t lo, size_t hi) {
-      check(cudaMemcpyAsync(buffers_.data() + lo, from.buffers_.data() + lo, hi - lo, cudaMemcpyDeviceToDevice,
-                            stream_),
-            "copying the inputs on the device");
+      split_at(lo, hi, copied, [&](size_t a, size_t b) {
+        if (a < copied)
+          check(cudaMemcpyAsync(buffers_.data() + a, from.buffers_.data() + a, b - a, cudaMemcpyDeviceToDevice,
+                                stream_),
+                "copying the inputs on the device");
+        else
+          check(cudaMemsetAsync(buffers_.data() + a, std::to_integer<int>(kGuardByte), b - a, stream_),
+                "filling the guard zones on the device");
+      });
     });
     fill(scratch, fill_scratch);
     check(cudaStreamSynchronize(stream_), "copying the inputs on the device");
@@ -112,10 +139,12 @@ class CudaJudgeDevice : public JudgeDevice {
     check(cudaEventRecord(fence_, stream_), "cudaEventRecord");
     check(cudaEventSynchronize(fence_), "waiting for the device");
   }
-  void download(std::byte* host, size_t bytes, const Spans& scratch) override {
+  void download(Host host, size_t bytes, const Spans& scratch) override {
     around(bytes, scratch, [&](size_t from, size_t to) {
-      check(cudaMemcpyAsync(host + from, buffers_.data() + from, to - from, cudaMemcpyDeviceToHost, stream_),
-            "copying the outputs from the device");
+      split_at(from, to, host.pinned, [&](size_t a, size_t b) {
+        check(cudaMemcpyAsync(host.base + a, buffers_.data() + a, b - a, cudaMemcpyDeviceToHost, stream_),
+              "copying the outputs from the device");
+      });
     });
     check(cudaStreamSynchronize(stream_), "downloading the outputs");
   }
@@ -133,7 +162,6 @@ class CudaJudgeDevice : public JudgeDevice {
   size_t flush_bytes_ = 0;
   device::SharedBuffer buffers_;
   bool sent_ = false;
-  std::vector<std::pair<std::byte*, size_t>> pinned_;
 };
 
 }  // namespace

@@ -207,6 +207,7 @@ JudgeDevice::Spans all_but_outputs(const Signature& sig, const ArenaLayout& layo
 }  // namespace
 
 Session::Session(const Paths& paths, const Problem& problem, const SessionOptions& opt) : problem_(problem), opt_(opt) {
+  if (!opt_.images) own_images_ = std::make_unique<PinnedImages>();
   spin_replies_ = problem.info().kind == Kind::GPU && !opt.emulate && !wake_aids_off();
   int fds[2];
   make_channel(fds);
@@ -316,12 +317,12 @@ void Session::finish() {
 void Session::release() {
   finish();
   const auto t0 = Clock::now();
-  device_.reset();  // its pins are on the image and the read-back: first
+  device_.reset();
   const auto t1 = Clock::now();
-  image_.release();
-  readback_.release();
+  image_ = {};  // back to the pool, pinned as they are
+  readback_ = {};
   if (trace_)
-    std::fprintf(stderr, "hpcjudge trace: released %s: device buffers and pins %.3f s, images %.3f s\n",
+    std::fprintf(stderr, "hpcjudge trace: released %s: device buffers %.3f s, images %.3f s\n",
                  opt_.library.c_str(), seconds_between(t0, t1), seconds_between(t1, Clock::now()));
 }
 
@@ -595,11 +596,11 @@ CallOutcome Session::ready(double timeout_s) {
 }
 
 void Session::reserve(size_t bytes) {
-  if (device_ && bytes > image_.size()) device_->pin(image_.base(), 0);  // the memory moves: unpinned first
-  if (device_ && bytes > readback_.size()) device_->pin(readback_.base(), 0);
-  image_.reserve(bytes);
+  PinnedImages& pool = opt_.images ? *opt_.images : *own_images_;
+  // A block outgrown goes back first (a smaller call's may still serve another session).
+  if (bytes > image_.size()) image_ = {}, image_ = pool.take(bytes);
   if (device_) {
-    readback_.reserve(bytes);
+    if (bytes > readback_.size()) readback_ = {}, readback_ = pool.take(bytes);
   } else {
     arena_.reserve(bytes);
   }
@@ -608,9 +609,10 @@ void Session::reserve(size_t bytes) {
 const std::byte* Session::result() const { return device_ ? readback_.base() : arena_.base(); }
 
 bool Session::read_back_from(const Session& other, const Signature& sig, const ArenaLayout& layout) {
-  if (!device_ || !other.device_ || other.device_->size() < layout.total || readback_.size() < layout.total)
+  // The outputs lie in [0, layout.copied), where the two layouts agree (a rival's workspaces may differ).
+  if (!device_ || !other.device_ || other.device_->size() < layout.total || readback_.size() < layout.copied)
     return false;
-  other.device_->download(readback_.base(), layout.total, all_but_outputs(sig, layout));
+  other.device_->download({readback_.base(), readback_.pinned()}, layout.copied, all_but_outputs(sig, layout));
   return true;
 }
 
@@ -622,11 +624,11 @@ CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const
   const bool keep_workspace = keeps_workspace(sig, opt);
   Stopwatch copy;
   if (device_) {
-    // Pinned over the whole layout: a copy that ran past the end of a pinned range (one pinned for a smaller
-    // case, or only up to the workspace) would be refused with cudaErrorInvalidValue.
-    device_->pin(image_.base(), layout.total);
-    if (opt_.pin_read_back) device_->pin(readback_.base(), layout.total);
-    device_->upload(image_.base(), layout.total, scratch, !keep_workspace, repeating_sentinels(sig, layout));
+    // Pinned over what is copied (never a workspace), where the pool's block was not already.
+    image_.pin(layout.copied);
+    if (opt_.pin_read_back) readback_.pin(layout.copied);
+    device_->upload({image_.base(), image_.pinned()}, layout.total, scratch, !keep_workspace,
+                    repeating_sentinels(sig, layout));
   } else {
     // Into the runner's memory: every byte but the workspaces', which are never copied (the guard zones
     // around them are).
@@ -652,11 +654,11 @@ CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const
 
 bool Session::load_from(const Session& from, const Signature& sig, const ArenaLayout& layout,
                         const CallOptions& opt, CallOutcome& o) {
-  if (!device_ || !from.device_ || from.device_->size() < layout.total) return false;
+  if (!device_ || !from.device_ || from.device_->size() < layout.copied) return false;
   if (!map_for(layout, opt.timeout_s, o)) return true;
   Stopwatch copy;
-  if (opt_.pin_read_back) device_->pin(readback_.base(), layout.total);
-  device_->copy_from(*from.device_, layout.total, scratch_spans(sig, layout), !keeps_workspace(sig, opt));
+  if (opt_.pin_read_back) readback_.pin(layout.copied);
+  device_->copy_from(*from.device_, layout.copied, layout.total, scratch_spans(sig, layout), !keeps_workspace(sig, opt));
   load_s_ = copy.lap();
   return true;
 }
@@ -713,8 +715,9 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   // The buffers as they are now, read by the judge.
   if (device_) {
     copy.lap();
-    if (opt.read_back == ReadBack::All) device_->download(readback_.base(), layout.total, scratch);
-    if (opt.read_back == ReadBack::Outputs) device_->download(readback_.base(), layout.total, all_but_outputs(sig, layout));
+    const JudgeDevice::Host into{readback_.base(), readback_.pinned()};
+    if (opt.read_back == ReadBack::All) device_->download(into, layout.total, scratch);
+    if (opt.read_back == ReadBack::Outputs) device_->download(into, layout.total, all_but_outputs(sig, layout));
     if (trace_)  // where a call's copies go, in µs (docs/design.md, "Where a call's interval goes")
       std::fprintf(stderr, "trace copies runner %d bytes %zu load %.1f flush %.1f read-back %.1f\n",
                    static_cast<int>(child_->pid()), layout.total, 1e6 * load_s_, 1e6 * flush_s, 1e6 * copy.lap());

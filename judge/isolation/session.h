@@ -27,6 +27,7 @@
 #include "judge/isolation/background.h"
 #include "judge/isolation/device_buffers.h"
 #include "judge/isolation/family.h"
+#include "judge/isolation/pinned_images.h"
 #include "judge/isolation/process.h"
 #include "judge/paths.h"
 
@@ -65,6 +66,10 @@ struct SessionOptions {
   // sessions, the rivals' included (up to 256 MiB each, and their first flush 1.1 s each on the 2-core VM);
   // the session's own where null.
   CacheFlusher* flusher = nullptr;
+  // The judge's memory for the image and the read-back, on loan from a pool that outlives the session and
+  // keeps what it pinned for the next one (judge/isolation/pinned_images.h), shared by the grade's sessions;
+  // the session's own where null.
+  PinnedImages* images = nullptr;
 };
 
 // What the judge reads back after a call: everything (a submission's call: guard zones and inputs are checked
@@ -134,18 +139,19 @@ class Session {
   // GPU problem, onto the judge's device buffers). While the runner is stopped, so it sees them only in its call.
   CallOutcome load(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
   // load() from another session's device buffers instead of this one's image, on the device: `from` holds
-  // the same layout, loaded for this run and not yet called on (a rival's inputs are the submission's).
+  // the same layout but for the workspaces (same_but_workspaces), loaded for this run and not yet called on (a
+  // rival's inputs are the submission's); the guard zones past `from`'s part are laid on the device.
   // False where either session's buffers are not the judge's on a device (then load() it is); true with
   // `o` failed where the runner could not map them.
   bool load_from(const Session& from, const Signature& sig, const ArenaLayout& layout, const CallOptions& opt,
                  CallOutcome& o);
   // The last call's buffers as the judge read them back: what to check.
   const std::byte* result() const;
-  // `other`'s device buffers (a rival's, the same layout, its call made without a read-back) read back into
-  // this session's read-back, which result() then gives: a rival's checked call is checked against this
-  // session's image, which holds the same inputs, so neither its image nor a read-back of its own is filled
-  // (0.6-3 s a grade on the H200, each first run of a large case). Only the outputs are read (a rival's are
-  // all that is checked). False where either is not on a device.
+  // `other`'s device buffers (a rival's, the same layout but for the workspaces, its call made without a
+  // read-back) read back into this session's read-back, which result() then gives: a rival's checked call is
+  // checked against this session's image, which holds the same inputs, so neither its image nor a read-back
+  // of its own is filled (0.6-3 s a grade on the H200, each first run of a large case). Only the outputs are
+  // read (a rival's are all that is checked). False where either is not on a device.
   bool read_back_from(const Session& other, const Signature& sig, const ArenaLayout& layout);
   // After the judge has checked a call: the submission's output flushed, a thread still working reported.
   CallOutcome after_call(double timeout_s);
@@ -196,7 +202,8 @@ class Session {
   const Problem& problem_;
   SessionOptions opt_;
   SharedArena arena_;
-  PrivateArena image_, readback_;
+  std::unique_ptr<PinnedImages> own_images_;  // where opt_.images is null; before the leases, which go back to it
+  PinnedImages::Lease image_, readback_;
   std::unique_ptr<JudgeDevice> device_;
   CacheFlusher flusher_;  // where opt_.flusher is null (mapped on its first flush only)
   std::string mode_;  // host, judge, runner, exact (protocol Setup)
