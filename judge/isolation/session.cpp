@@ -427,6 +427,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // preempted, and then not in the outputs the judge reads).
   auto got = Clock::now();
   const auto replied = got;
+  x.replied = replied;
   const uint64_t cpu_got = family_->cpu_ns();
   const std::vector<pid_t> before = family_->known();
   if (device_) {
@@ -707,6 +708,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   if (!x.reply) return o;
   o.interval_s = seconds_between(x.sent, x.end);
   o.seconds = std::max(0.0, o.interval_s - round_trip(opt.flush).subtracted_s);
+  o.replied_s = std::max(0.0, seconds_between(x.sent, x.replied) - round_trip(opt.flush).subtracted_s);
   o.reported_seconds = x.reply->seconds;
   o.ret = x.reply->ret;
   o.device_peak_bytes = x.reply->device_peak_bytes;

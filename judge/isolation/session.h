@@ -39,6 +39,11 @@ struct CallOutcome {
   enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory } status = Ok;
   double seconds = 0;           // the call on the judge's clock, the round trip subtracted
   double interval_s = 0;        // the judge's whole interval for the call: sent to reply, nothing subtracted
+  // The judge's interval up to the reply alone (before a GPU call's fence, or the stop that ends a call whose
+  // processes worked on past the reply), the round trip subtracted: what the runner's own figure is
+  // cross-checked against (a pool of OpenMP threads going back to sleep moves the call's end to the stop:
+  // 0.3 ms of a 0.3 ms call with 16 threads on the H200's host).
+  double replied_s = 0;
   double reported_seconds = 0;  // what the runner said it took: only cross-checked
   int64_t ret = 0;              // solve()'s return value, for problems whose solve returns one
   std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
@@ -183,6 +188,7 @@ class Session {
   struct Exchange {
     std::optional<protocol::Reply> reply;
     Clock::time_point sent;     // the judge's clock: just before the family was resumed
+    Clock::time_point replied;  // the reply read
     Clock::time_point stopped;  // when it was stopped again
     Clock::time_point end;      // the reply, or the stop where the processes worked on after the reply
     bool late_work = false;
