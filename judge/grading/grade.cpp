@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
-#include <limits>
 #include <future>
+#include <limits>
 #include <optional>
 #include <random>
 
@@ -300,11 +300,17 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
   return std::string(why);
 }
 
-void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, const MachineInfo& m, PeaksInUse& pk,
-               Session& s, Rivals* rivals, Report& r, Listener& listener, const std::function<double()>& grade_s) {
+// The performance cases a grade times on this machine: those its cores allow, or the one asked for.
+std::vector<Case> timed_cases(const Problem& p, const GradeOptions& opt, const MachineInfo& m) {
   std::vector<Case> cases;
   for (const Case& c : p.benchmarks())
     if (c.min_cores <= m.cores && (opt.only_case.empty() || c.name == opt.only_case)) cases.push_back(c);
+  return cases;
+}
+
+void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, const MachineInfo& m, PeaksInUse& pk,
+               Session& s, Rivals* rivals, Report& r, Listener& listener, const std::function<double()>& grade_s) {
+  const std::vector<Case> cases = timed_cases(p, opt, m);
   double looped_s = 0;  // the grade's timing loops so far (a GPU grade's share them: kGpuTimingBudgetS)
   // Timed heaviest first (harness/timing.h), reported in the problem's order: timed last, the heaviest case
   // found the shared budget spent by the cases before it and its minimum of runs stretched the grade past its
@@ -604,11 +610,9 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   // of its performance cases.
   LargestLayout pinned;
   if (runnable && gpu && !emulate) {
-    std::vector<Case> cases;
-    if (tests) cases = p.tests();
+    std::vector<Case> cases = tests ? p.tests() : std::vector<Case>{};
     if (opt.bench)
-      for (const Case& c : p.benchmarks())
-        if (c.min_cores <= r.machine.cores && (opt.only_case.empty() || c.name == opt.only_case)) cases.push_back(c);
+      for (const Case& c : timed_cases(p, opt, r.machine)) cases.push_back(c);
     pinned = largest_layout(p, cases);
   }
   std::optional<EarlyRunners> early;

@@ -599,9 +599,14 @@ CallOutcome Session::ready(double timeout_s) {
 void Session::reserve(size_t bytes) {
   PinnedImages& pool = opt_.images ? *opt_.images : *own_images_;
   // A block outgrown goes back first (a smaller call's may still serve another session).
-  if (bytes > image_.size()) image_ = {}, image_ = pool.take(bytes);
+  const auto grow = [&](PinnedImages::Lease& lease) {
+    if (bytes <= lease.size()) return;
+    lease = {};
+    lease = pool.take(bytes);
+  };
+  grow(image_);
   if (device_) {
-    if (bytes > readback_.size()) readback_ = {}, readback_ = pool.take(bytes);
+    grow(readback_);
   } else {
     arena_.reserve(bytes);
   }

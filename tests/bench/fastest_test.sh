@@ -6,15 +6,7 @@
 # uncertainty allowed (its interval, from the runs' spread): a score past 100 by more
 # than that is a bonus for beating the fast reference, which then sets too low a bar.
 #   fastest_test.sh JUDGE [SLUG...]
-set -u
-judge=$1
-shift
-slugs=${*:-softmax-cpu matmul-cpu spmv-cpu bfs-cpu}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HPCJUDGE_CACHE=$tmp/cache
-status=0
+source "$(dirname "$0")/cpu_problems.sh" "$@"
 for slug in $slugs; do
   for sol in "$root/tests/submissions/$slug/AC/"*; do
     name=$(basename "$sol")

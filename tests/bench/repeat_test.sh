@@ -6,15 +6,7 @@
 # score's interval, from the runs' spread: a busy machine), the bounds widen by
 # that interval and no further: a score outside its own stated interval fails.
 #   repeat_test.sh JUDGE [SLUG...]
-set -u
-judge=$1
-shift
-slugs=${*:-softmax-cpu matmul-cpu spmv-cpu bfs-cpu}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HPCJUDGE_CACHE=$tmp/cache
-status=0
+source "$(dirname "$0")/cpu_problems.sh" "$@"
 for slug in $slugs; do
   sol=$root/reference/solutions/$slug/fast.cpp
   for k in 1 2; do
