@@ -230,3 +230,19 @@ TEST_CASE("machine noise: the load average says how much of it the judge's own s
   r.timing["cpus_spinning_in_calls"] = 0;  // none spun (HPCJUDGE_NO_WAKE_AIDS): nothing said of them
   CHECK(machine_noise(r).find("spinning") == std::string::npos);
 }
+
+TEST_CASE("machine noise names the cases of under a millisecond a call, whose spread a quiet machine keeps") {
+  Report r;
+  r.machine.cores = 16;
+  BenchResult fast, slow;
+  fast.name = "n32M";
+  fast.stats.median = 299e-6;
+  slow.name = "n100M";
+  slow.stats.median = 1.5e-3;
+  r.bench = {slow, fast};
+  const std::string why = machine_noise(r);
+  CHECK(why.find("cases of under a millisecond a call (n32M ") != std::string::npos);
+  CHECK(why.find("n100M") == std::string::npos);
+  r.bench = {slow};
+  CHECK(machine_noise(r).find("under a millisecond") == std::string::npos);
+}

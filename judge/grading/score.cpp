@@ -7,6 +7,7 @@
 #include <span>
 
 #include "harness/generators.h"
+#include "judge/reports/text.h"
 
 namespace hpcjudge {
 
@@ -217,6 +218,15 @@ std::string machine_noise(const Report& r) {
   if (r.timing.is_object() && r.timing.value("cpus_kept_awake", true) == false)
     why += (why.empty() ? "" : "; ") + std::string("the CPUs were free to sleep between calls (holding them awake, "
                                                    "/dev/cpu_dma_latency, needs root)");
+  // A quiet machine narrows only so much: a call of well under a millisecond carries the call's own overhead.
+  std::string short_cases;
+  for (const BenchResult& b : r.bench)
+    if (b.stats.median > 0 && b.stats.median < kShortCallS)
+      short_cases += (short_cases.empty() ? "" : ", ") + b.name + " " + format_seconds(b.stats.median, TimeStyle::Short);
+  if (!short_cases.empty())
+    why += (why.empty() ? "" : "; ") + std::string("cases of under a millisecond a call (") + short_cases +
+           "), whose times carry each call's own overhead, which a quiet machine does not remove: the runner woken, "
+           "and on a GPU the device switching to the runner's context (0.1-0.2 ms on an H200)";
   return why.empty() ? "the runs' times spread widely" : why;
 }
 

@@ -25,7 +25,7 @@ namespace hpcjudge {
 // the 0.2 above it a bounded bonus for beating it.
 inline constexpr double kMaxFraction = 1.2;
 
-// A score whose interval is wider than this many points either side says the machine was noisy.
+// A score whose interval is wider than this many points either side says what the machine was doing (machine_noise).
 inline constexpr double kNoisyPoints = 2.0;
 
 // The narrowest span a case is scored on: where the baseline is less than this many times the fast reference's
@@ -105,7 +105,10 @@ std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& ben
 std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale);
 
 // What the machine was doing, in words, for a score whose interval is wide:
-// the load average against the cores, the GPU's clock before and after the timing.
+// the load average against the cores, the GPU's clock before and after the timing,
+// and the cases whose calls take under kShortCallS (their spread is partly the judge's
+// own per-call overhead, not the machine's load).
+inline constexpr double kShortCallS = 1e-3;
 std::string machine_noise(const Report& r);
 
 // Fills r.score (and each bench row's reference times).

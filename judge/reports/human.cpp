@@ -209,9 +209,8 @@ void HumanPrinter::finished(const Report& r) {
     std::printf("  %s\n", r.message.c_str());
   if (!r.score.note.empty()) std::printf("  %s\n", style_.dim(r.score.note).c_str());
   if (!r.score.noise.empty())
-    std::printf("  the score is uncertain by more than %.0f points: the machine was noisy (%s); judge again on a quiet "
-                "machine\n",
-                kNoisyPoints, r.score.noise.c_str());
+    std::printf("  the score is uncertain by more than %.0f points (%s); judge again on a quiet machine\n", kNoisyPoints,
+                r.score.noise.c_str());
   std::fflush(stdout);
 }
 
