@@ -591,7 +591,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   if (gpu && !emulate && runnable) awake.emplace();
   if (gpu && !emulate && runnable && !wake_aids_off()) spinners.emplace();
   CacheFlusher flusher;  // one buffer for every runner's timed calls (mapped on the first)
-  PinnedImages images;   // every runner's images and read-backs, pinned once (judge/isolation/pinned_images.h)
+  PinnedImages images(opt.device);  // every runner's images and read-backs, pinned once (judge/isolation/pinned_images.h)
   const SessionOptions session_options{.library = lib,
                                        .threads = r.machine.threads,
                                        .device = opt.device,

@@ -21,13 +21,16 @@ namespace hpcjudge {
 std::unique_ptr<JudgeDevice> make_judge_device(int) {
   throw std::runtime_error("the judge was built without the CUDA toolkit");
 }
-bool pin_host(std::byte*, size_t) { return false; }
+bool pin_host(std::byte*, size_t, int) { return false; }
 void unpin_host(std::byte*) {}
 #else
 
-bool pin_host(std::byte* p, size_t bytes) {
-  // Portable: pinned for every context's copies, whichever thread's current device pinned it.
-  if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) return true;
+bool pin_host(std::byte* p, size_t bytes, int device) {
+  // The grade's device current (a thread of its own that pins would make a context on device 0), and portable:
+  // pinned for every context's copies.
+  if (cudaSetDevice(device) == cudaSuccess &&
+      cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess)
+    return true;
   cudaGetLastError();  // pinned copies are several times faster; unpinned ones still work
   return false;
 }

@@ -11,7 +11,7 @@ PinnedImages::Block::~Block() {
   if (pinned) unpin_host(arena.base());
 }
 
-PinnedImages::PinnedImages() = default;
+PinnedImages::PinnedImages(int device) : device_(device) {}
 PinnedImages::~PinnedImages() = default;
 
 PinnedImages::Lease::Lease(PinnedImages* pool, std::unique_ptr<Block> block) : pool_(pool), block_(std::move(block)) {}
@@ -46,7 +46,7 @@ void PinnedImages::Lease::pin(size_t bytes) {
   b.pinned = 0;
   // Faulted in first, in one system call, rather than page by page by the driver.
   uninit::populate(b.arena.base(), bytes);
-  if (pin_host(b.arena.base(), bytes)) b.pinned = bytes;
+  if (pin_host(b.arena.base(), bytes, pool_->device_)) b.pinned = bytes;
 }
 
 bool PinnedImages::serves(const Block& b, size_t bytes, size_t pinned) {

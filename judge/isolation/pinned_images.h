@@ -35,7 +35,9 @@ class PinnedImages {
   // Free blocks kept past this many (the smallest first go back to the kernel).
   static constexpr size_t kKeptFree = 4;
 
-  PinnedImages();
+  // Pinned for the copies of CUDA device `device` (the grade's): a thread that pins makes it its current device,
+  // so that the pins beside the compile never make a context on another device.
+  explicit PinnedImages(int device = 0);
   ~PinnedImages();
   PinnedImages(const PinnedImages&) = delete;
   PinnedImages& operator=(const PinnedImages&) = delete;
@@ -75,13 +77,15 @@ class PinnedImages {
   void give_back(std::unique_ptr<Block> block);
   static bool serves(const Block& b, size_t bytes, size_t pinned);
 
+  const int device_;
   mutable std::mutex mu_;
   std::vector<std::unique_ptr<Block>> free_;
 };
 
-// Host memory pinned (page-locked, mapped for every CUDA context's copies) in place; false where it cannot be
-// (no CUDA device, no CUDA in this build, or the driver refused). unpin_host() undoes a pin_host() that succeeded.
-bool pin_host(std::byte* p, size_t bytes);
+// Host memory pinned (page-locked, mapped for every CUDA context's copies) in place, with `device` made this
+// thread's current one first; false where it cannot be (no CUDA device, no CUDA in this build, or the driver
+// refused). unpin_host() undoes a pin_host() that succeeded.
+bool pin_host(std::byte* p, size_t bytes, int device);
 void unpin_host(std::byte* p);
 
 }  // namespace hpcjudge

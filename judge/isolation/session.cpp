@@ -207,7 +207,7 @@ JudgeDevice::Spans all_but_outputs(const Signature& sig, const ArenaLayout& layo
 }  // namespace
 
 Session::Session(const Paths& paths, const Problem& problem, const SessionOptions& opt) : problem_(problem), opt_(opt) {
-  if (!opt_.images) own_images_ = std::make_unique<PinnedImages>();
+  if (!opt_.images) own_images_ = std::make_unique<PinnedImages>(opt_.device);
   spin_replies_ = problem.info().kind == Kind::GPU && !opt.emulate && !wake_aids_off();
   int fds[2];
   make_channel(fds);
