@@ -426,8 +426,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // the reply, runs only once the call's kernels are over (or they are
   // preempted, and then not in the outputs the judge reads).
   auto got = Clock::now();
-  const auto replied = got;
-  x.replied = replied;
+  x.replied = got;
   const uint64_t cpu_got = family_->cpu_ns();
   const std::vector<pid_t> before = family_->known();
   if (device_) {
@@ -469,7 +468,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     }
   }
   if (trace_ && (q.op == Op::Call || q.op == Op::Ping))
-    print_trace(q.op == Op::Call, child_->pid(), {x.sent, resumed, handed, replied, got, x.stopped}, *x.reply);
+    print_trace(q.op == Op::Call, child_->pid(), {x.sent, resumed, handed, x.replied, got, x.stopped}, *x.reply);
   const Reply& r = *x.reply;
   if (!r.ok) {
     o.status = r.memory_limit ? CallOutcome::OutOfMemory : CallOutcome::Error;
