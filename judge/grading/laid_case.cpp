@@ -16,7 +16,6 @@ std::optional<Checked> failed_call(const CallOutcome& o) {
     case CallOutcome::OutOfMemory: return Checked{Verdict::MLE, o.message};
     case CallOutcome::Crashed:
     case CallOutcome::Error: return Checked{Verdict::RE, o.message};
-    case CallOutcome::DeviceBusy: return Checked{Verdict::SKIP, o.message};
   }
   return std::nullopt;
 }

@@ -1,7 +1,6 @@
 #include "judge/isolation/device_buffers.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -142,12 +141,6 @@ class CudaJudgeDevice : public JudgeDevice {
   void fence() override {
     check(cudaEventRecord(fence_, stream_), "cudaEventRecord");
     check(cudaEventSynchronize(fence_), "waiting for the device");
-  }
-  double engine_wait_s() override {
-    const auto t0 = std::chrono::steady_clock::now();
-    check(cudaMemsetAsync(flush_, 0, 4, stream_), "setting 4 bytes on the device");
-    check(cudaStreamSynchronize(stream_), "waiting for the device");
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   void download(Host host, size_t bytes, const Spans& scratch) override {
     around(bytes, scratch, [&](size_t from, size_t to) {

@@ -48,10 +48,6 @@ class JudgeDevice {
   // Work of the judge's own, enqueued and waited for: a call's device work still
   // in flight then is either over or not yet in the outputs the judge reads.
   virtual void fence() = 0;
-  // The wall time of a few bytes set on the device's compute engine and waited for: about 0.2 ms where the GPU
-  // is idle or has just run another context's call (the switch of contexts), tens of ms where another context
-  // keeps work on it (time-sliced with the judge's). Session::check_device_idle() says whose.
-  virtual double engine_wait_s() = 0;
   virtual void download(Host host, size_t bytes, const Spans& scratch) = 0;
 };
 

@@ -37,10 +37,6 @@ constexpr int kRoundTripWarmup = 5, kRoundTripSamples = 41, kColdSamples = 21;
 constexpr uint64_t kLateWorkNs = 100'000;
 // How long the judge polls for a timed GPU call's reply without sleeping before it blocks.
 constexpr auto kReplySpin = std::chrono::milliseconds(20);
-// The judge's own few bytes set on the device waited for longer than this: the GPU held by another context. On
-// the H200 (2026-12-03), 0.2 ms where the runner's context was idle (its call's switch of contexts included);
-// 30-50 ms each (but the first) behind a kernel of the runner's left running between its calls.
-constexpr double kBusyEngineS = 0.010;
 
 // HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
 // from the judge's `sent`, its own moments (sent, resumed, handed, replied, fenced, stopped) and the
@@ -566,57 +562,6 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
   return {.median_s = at(0.5), .subtracted_s = at(0.1), .noise_s = at(0.75) - at(0.25), .samples = samples.size()};
 }
 
-// Before a timed call's inputs reach the runner's memory: the runner's processes are stopped and its last
-// call was synchronised, so its CUDA context has nothing left to run. Device work it left running or queued (a
-// kernel launched from another thread after the runner's synchronise) would run on, time-sliced with the
-// judge's, and could compute on the inputs the judge is about to upload before the call that times them: a
-// kernel that kept watching the last output element did, on the H200 (vector-add's n32M at 0.21x the fast
-// reference's time). Such work holds the GPU, and the judge's own work then waits for its time slices. Another
-// process's work on the GPU would too, so where the wait is long the runner's processes are ended, and it is
-// this runner's only where the GPU is free once they are.
-bool Session::check_device_idle(CallOutcome& o) {
-  // Three waits back to back, the slowest counted: the first of them preempts a context that has had the GPU
-  // to itself at once, but the GPU goes back to it as soon as the judge's is idle, and the next waits for its
-  // time slice (the judge's loads of vector-add's n100M took 1.5 s behind such a kernel, and a first wait
-  // alone did not show it).
-  const auto look = [&] {
-    double slowest = 0;
-    for (int i = 0; i < 3; ++i) slowest = std::max(slowest, device_->engine_wait_s());
-    return slowest;
-  };
-  double waited = look();
-  for (int again = 0; again < 2 && waited >= kBusyEngineS; ++again) waited = look();
-  if (waited < kBusyEngineS) return true;
-  family_->kill();
-  child_->kill();
-  exit_ = reap();
-  alive_ = false;
-  // The context goes with its process; the driver may take a moment to take its work off the GPU.
-  double after = waited;
-  const auto give_up = Clock::now() + std::chrono::seconds(2);
-  while (after >= kBusyEngineS && Clock::now() < give_up) after = look();
-  char buf[700];
-  if (after < kBusyEngineS) {
-    std::snprintf(buf, sizeof buf,
-                  "its CUDA context kept the GPU busy while its processes were stopped, after its last call had "
-                  "returned and been synchronised: the judge's own device work waited %.1f ms for the GPU before "
-                  "the next call's inputs were loaded, and %.2f ms once the submission's processes had ended. Device "
-                  "work left running or queued outside a call (a kernel launched from another thread after "
-                  "solve() returned) could compute on the next inputs before the call that times them",
-                  1e3 * waited, 1e3 * after);
-    o.status = CallOutcome::Crashed;
-  } else {
-    std::snprintf(buf, sizeof buf,
-                  "the GPU is busy with another process's work: the judge's own device work waited %.1f ms for it, "
-                  "and still %.1f ms after the submission's processes had ended, so no call can be timed fairly "
-                  "here; judge again when the GPU is free",
-                  1e3 * waited, 1e3 * after);
-    o.status = CallOutcome::DeviceBusy;
-  }
-  o.message = buf;
-  return false;
-}
-
 void Session::flush_caches() {
   if (device_) device_->flush_caches();
   else if (host_arena()) (opt_.flusher ? *opt_.flusher : flusher_).flush();
@@ -683,7 +628,6 @@ CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const
   // The inputs, the sentinels and the guards: into the runner's memory now, never earlier.
   const bool keep_workspace = keeps_workspace(sig, opt);
   Stopwatch copy;
-  if (device_ && opt.flush && !check_device_idle(o)) return o;
   if (device_) {
     // Pinned over what is copied (never a workspace), where the pool's block was not already.
     image_.pin(layout.copied);

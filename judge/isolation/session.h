@@ -36,9 +36,7 @@ namespace hpcjudge {
 class CpuSpinners;
 
 struct CallOutcome {
-  // DeviceBusy: the GPU was kept busy by another process than the runner's, so no call could be timed fairly
-  // (the verdict says it could not be judged here, SKIP, never the submission's fault).
-  enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory, DeviceBusy } status = Ok;
+  enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory } status = Ok;
   double seconds = 0;           // the call on the judge's clock, the round trip subtracted
   double interval_s = 0;        // the judge's whole interval for the call: sent to reply, nothing subtracted
   // The judge's interval up to the reply alone (before a GPU call's fence, or the stop that ends a call whose
@@ -203,7 +201,6 @@ class Session {
   bool map_for(const ArenaLayout& layout, double timeout_s, CallOutcome& o);
   RoundTrip measure_round_trip(bool flush, double timeout_s, CallOutcome& o);
   void flush_caches();
-  bool check_device_idle(CallOutcome& o);
   bool host_arena() const { return mode_ == "host" || mode_ == "emulate"; }
   void ended(CallOutcome& o, const std::string& why, CallOutcome::Status status);
   ExitStatus reap();

@@ -1,7 +1,8 @@
 // Vector add launched by a helper thread on a non-blocking stream of its own: solve() hands the launch to the
 // thread and returns once it is enqueued, without synchronising. Must get AC: work launched from another thread,
 // inside the call, is the call's (the judge synchronises the whole device after solve), and a helper thread that
-// launches nothing between calls leaves the GPU idle there (the honest twin of ../cheat/kernel-left-running.cu).
+// launches nothing between calls leaves the GPU idle there. The honest twin of
+// tests/open-exploits/vector-add/kernel-left-running.cu; on the H200 (2026-12-03) AC 100.3 and 97.2.
 // hpcjudge-test: bench
 #include <condition_variable>
 #include <mutex>

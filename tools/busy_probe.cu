@@ -1,0 +1,142 @@
+// What the judge's own device work waits for while another process's CUDA context keeps a kernel resident (a
+// submission's kernel left running between its calls): a child process launches a grid that polls a word of
+// device memory and sleeps between looks, as such a kernel does; the parent times each kind of small device
+// work of its own (issued, then waited for), with the child's context idle and then with its grid resident.
+//   nvcc -O2 -arch=sm_90 -o busy_probe tools/busy_probe.cu && ./busy_probe [rounds]
+// Prints, per kind, the parent's wait in µs (p10, median, max) in both states.
+#include <cuda_runtime.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+double now_us() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return 1e6 * static_cast<double>(t.tv_sec) + 1e-3 * static_cast<double>(t.tv_nsec);
+}
+
+__global__ void resident(volatile int* quit, const volatile unsigned* watched) {
+  if (threadIdx.x == 0)
+    while (!*quit && *watched != 0xdeadbeefu) __nanosleep(2000);
+  __syncthreads();
+}
+
+__global__ void nothing() {}
+
+// The child: 'g' launches the resident grid (ack at once), 's' ends it, 'q' quits.
+[[noreturn]] void child(int in, int out) {
+  int* quit = nullptr;
+  unsigned* watched = nullptr;
+  check(cudaHostAlloc(&quit, sizeof(int), cudaHostAllocMapped), "child host");
+  check(cudaMalloc(&watched, 4), "child malloc");
+  check(cudaMemset(watched, 0, 4), "child memset");
+  cudaStream_t s;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "child stream");
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  char c = 0;
+  if (write(out, &c, 1) != 1) std::exit(1);
+  while (read(in, &c, 1) == 1 && c != 'q') {
+    if (c == 'g') {
+      *quit = 0;
+      resident<<<4 * sms, 256, 0, s>>>(quit, watched);
+      check(cudaGetLastError(), "child launch");
+    } else if (c == 's') {
+      *quit = 1;
+      check(cudaStreamSynchronize(s), "child sync");
+    }
+    if (write(out, &c, 1) != 1) std::exit(1);
+  }
+  std::exit(0);
+}
+
+struct Kind {
+  const char* name;
+  int ops;  // back to back, each waited for
+  int what;  // 0 memset 4 B, 1 memset 64 MiB, 2 d2d 4 KiB, 3 d2d 64 MiB, 4 h2d 4 B, 5 h2d 64 MiB, 6 empty kernel, 7 event
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 12;
+  int to_child[2], to_parent[2];
+  if (pipe(to_child) || pipe(to_parent)) return 1;
+  const pid_t pid = fork();
+  if (pid == 0) child(to_child[0], to_parent[1]);
+  char c = 0;
+  if (read(to_parent[0], &c, 1) != 1) return 1;
+  const auto ask = [&](char k) {
+    if (write(to_child[1], &k, 1) != 1 || read(to_parent[0], &k, 1) != 1) std::exit(1);
+  };
+  const size_t big = size_t{64} << 20;
+  char *a = nullptr, *b = nullptr, *h = nullptr;
+  check(cudaMalloc(&a, big), "malloc");
+  check(cudaMalloc(&b, big), "malloc");
+  check(cudaMallocHost(&h, big), "host");
+  cudaStream_t s;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  cudaEvent_t e;
+  check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "event");
+  const auto op = [&](int what) {
+    const double t0 = now_us();
+    switch (what) {
+      case 0: check(cudaMemsetAsync(a, 1, 4, s), "memset"); break;
+      case 1: check(cudaMemsetAsync(a, 1, big, s), "memset"); break;
+      case 2: check(cudaMemcpyAsync(b, a, 4096, cudaMemcpyDeviceToDevice, s), "d2d"); break;
+      case 3: check(cudaMemcpyAsync(b, a, big, cudaMemcpyDeviceToDevice, s), "d2d"); break;
+      case 4: check(cudaMemcpyAsync(a, h, 4, cudaMemcpyHostToDevice, s), "h2d"); break;
+      case 5: check(cudaMemcpyAsync(a, h, big, cudaMemcpyHostToDevice, s), "h2d"); break;
+      case 6: nothing<<<1, 1, 0, s>>>(); break;
+      case 7: check(cudaEventRecord(e, s), "event"); break;
+    }
+    check(cudaStreamSynchronize(s), "sync");
+    return now_us() - t0;
+  };
+  const std::vector<Kind> kinds = {{"memset 4 B", 1, 0},     {"memset 4 B x3", 3, 0}, {"memset 64 MiB", 1, 1},
+                                   {"d2d 4 KiB", 1, 2},      {"d2d 4 KiB x3", 3, 2},  {"d2d 64 MiB", 1, 3},
+                                   {"d2d 64 MiB x3", 3, 3},  {"h2d 4 B", 1, 4},       {"h2d 4 B x3", 3, 4},
+                                   {"h2d 64 MiB", 1, 5},     {"empty kernel", 1, 6},  {"empty kernel x3", 3, 6},
+                                   {"event", 1, 7}};
+  std::printf("the parent's wait for its own device work, us (p10 / median / max of %d; xN: the slowest of N back "
+              "to back)\n%-16s %28s %28s\n",
+              rounds, "kind", "the child's context idle", "the child's grid resident");
+  for (const Kind& k : kinds) {
+    std::vector<double> took[2];
+    for (int state = 0; state < 2; ++state) {
+      if (state == 1) ask('g');
+      usleep(20000);
+      for (int r = 0; r < rounds; ++r) {
+        double slowest = 0;
+        for (int i = 0; i < k.ops; ++i) slowest = std::max(slowest, op(k.what));
+        took[state].push_back(slowest);
+        usleep(2000);
+      }
+      if (state == 1) ask('s');
+    }
+    std::printf("%-16s", k.name);
+    for (auto& v : took) {
+      std::sort(v.begin(), v.end());
+      std::printf(" %8.1f / %8.1f / %8.1f", v[v.size() / 10], v[v.size() / 2], v.back());
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  ask('q');
+  waitpid(pid, nullptr, 0);
+  return 0;
+}
