@@ -1,10 +1,16 @@
-// What the judge's own device work waits for while another process's CUDA context keeps a kernel resident (a
-// submission's kernel left running between its calls): a child process launches a grid that polls a word of
-// device memory and sleeps between looks, as such a kernel does; the parent times each kind of small device
-// work of its own (issued, then waited for), with the child's context idle and then with its grid resident.
-//   nvcc -O2 -arch=sm_90 -o busy_probe tools/busy_probe.cu && ./busy_probe [rounds]
-// Prints, per kind, the parent's wait in µs (p10, median, max) in both states.
+// What the judge can see of, and do about, another process's CUDA context that keeps work on the GPU between
+// its calls (docs/design.md, "Device work kept between calls (open)"). A child process (the runner) keeps, in
+// turn: nothing; a grid that polls a word of device memory and sleeps between looks (a kernel left running);
+// a stream memory operation waiting on that word with a kernel queued behind it (work queued behind a wait).
+//   1. the parent (the judge) times each kind of small device work of its own, issued then waited for, with the
+//      child's context idle and with its grid resident;
+//   2. the driver's process lock (cuCheckpointProcessLock, 200 ms timeout) on the child, for each of the three,
+//      with the child running and with it stopped (SIGSTOP, as the judge stops a runner between requests):
+//      its result and how long it took, and how long the unlock took where it locked.
+//   nvcc -O2 -arch=sm_90 -o busy_probe tools/busy_probe.cu -lcuda && ./busy_probe [rounds]
+#include <cuda.h>
 #include <cuda_runtime.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,15 +35,18 @@ double now_us() {
   return 1e6 * static_cast<double>(t.tv_sec) + 1e-3 * static_cast<double>(t.tv_nsec);
 }
 
+__global__ void nothing() {}
+
 __global__ void resident(volatile int* quit, const volatile unsigned* watched) {
   if (threadIdx.x == 0)
     while (!*quit && *watched != 0xdeadbeefu) __nanosleep(2000);
   __syncthreads();
 }
 
-__global__ void nothing() {}
+using WaitValue32 = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
 
-// The child: 'g' launches the resident grid (ack at once), 's' ends it, 'q' quits.
+// The child: 'g' launches the resident grid (ack at once), 's' ends it, 'w' queues a wait and a kernel behind
+// it (never released: the child is killed after), 'q' quits.
 [[noreturn]] void child(int in, int out) {
   int* quit = nullptr;
   unsigned* watched = nullptr;
@@ -58,6 +67,15 @@ __global__ void nothing() {}
     } else if (c == 's') {
       *quit = 1;
       check(cudaStreamSynchronize(s), "child sync");
+    } else if (c == 'w') {
+      WaitValue32 wait = nullptr;
+      cudaDriverEntryPointQueryResult q;
+      cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", reinterpret_cast<void**>(&wait), 12000,
+                                       cudaEnableDefault, &q);
+      if (!wait || wait(reinterpret_cast<CUstream>(s), reinterpret_cast<CUdeviceptr>(watched), 0xdeadbeefu,
+                        CU_STREAM_WAIT_VALUE_EQ) != CUDA_SUCCESS)
+        std::exit(2);
+      nothing<<<1, 1, 0, s>>>();
     }
     if (write(out, &c, 1) != 1) std::exit(1);
   }
@@ -136,7 +154,39 @@ int main(int argc, char** argv) {
     std::printf("\n");
     std::fflush(stdout);
   }
-  ask('q');
+
+  // 2. the driver's process lock
+  std::printf("the driver's process lock on the child (timeout 200 ms): result, ms to lock, ms to unlock\n");
+  const auto lock = [&](const char* state, bool stopped) {
+    if (stopped) kill(pid, SIGSTOP), usleep(5000);
+    CUcheckpointLockArgs args{};
+    args.timeoutMs = 200;
+    const double t0 = now_us();
+    const CUresult r = cuCheckpointProcessLock(pid, &args);
+    const double t1 = now_us();
+    double unlock_ms = -1;
+    if (r == CUDA_SUCCESS) {
+      CUcheckpointUnlockArgs u{};
+      const double t2 = now_us();
+      const CUresult ru = cuCheckpointProcessUnlock(pid, &u);
+      unlock_ms = ru == CUDA_SUCCESS ? (now_us() - t2) / 1e3 : -2;
+    }
+    const char* name = nullptr;
+    cuGetErrorName(r, &name);
+    std::printf("  %-22s %-8s %-28s %8.2f %8.2f\n", state, stopped ? "stopped" : "running", name ? name : "?",
+                (t1 - t0) / 1e3, unlock_ms);
+    std::fflush(stdout);
+    if (stopped) kill(pid, SIGCONT), usleep(5000);
+  };
+  for (int stopped = 0; stopped < 2; ++stopped) lock("idle", stopped);
+  ask('g');
+  usleep(20000);
+  for (int stopped = 0; stopped < 2; ++stopped) lock("resident grid", stopped);
+  ask('s');
+  ask('w');
+  usleep(20000);
+  for (int stopped = 0; stopped < 2; ++stopped) lock("queued behind a wait", stopped);
+  kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   return 0;
 }

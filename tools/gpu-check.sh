@@ -12,7 +12,7 @@
 # l2-probe: tools/l2_probe.cu, whether the judge sees a runner's persisting-L2 set-aside, and a runner's tiny kernel
 # after an untimed kernel of its own and a flush that is a copy from the host (a call free of the switch).
 # busy-probe: tools/busy_probe.cu, how long each kind of the judge's device work waits behind a kernel another
-# process keeps resident. exploits: each file of tests/open-exploits/ judged (each should fail to gain, once closed).
+# process keeps resident, and the driver's process lock on a process with a resident kernel or queued work. exploits: each file of tests/open-exploits/ judged (each should fail to gain, once closed).
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
 # repeat: judges each file in $REPEAT (default: one submission per GPU problem
 # that scores above 0) twice in a row and prints both scores: the repeatability check.
@@ -125,7 +125,7 @@ fi
 if [ "$phase" = l2-probe ] || [ "$phase" = busy-probe ]; then
   # docs/design.md, "What the judge's device work costs" and "Device work kept between calls (open)".
   name=${phase%-probe}_probe
-  nvcc -O2 -arch=sm_90 -o "$out/$name" "tools/$name.cu" && "$out/$name" | tee "$out/$phase.txt"
+  nvcc -O2 -arch=sm_90 -o "$out/$name" "tools/$name.cu" -lcuda && timeout 300 "$out/$name" | tee "$out/$phase.txt"
 fi
 if [ "$phase" = exploits ]; then
   # The holes not closed yet (tests/open-exploits/README.md): each file judged; its verdict and score.
