@@ -12,7 +12,8 @@
 # l2-probe: tools/l2_probe.cu, whether the judge sees a runner's persisting-L2 set-aside, and a runner's tiny kernel
 # after an untimed kernel of its own and a flush that is a copy from the host (a call free of the switch).
 # busy-probe: tools/busy_probe.cu, how long each kind of the judge's device work waits behind a kernel another
-# process keeps resident, and the driver's process lock on a process with a resident kernel or queued work. exploits: each file of tests/open-exploits/ judged (each should fail to gain, once closed).
+# process keeps resident, and the driver's process lock on a process with a resident kernel or queued work.
+# exploits: each file of tests/open-exploits/ judged (each should fail to gain, once closed).
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
 # repeat: judges each file in $REPEAT (default: one submission per GPU problem
 # that scores above 0) twice in a row and prints both scores: the repeatability check.
