@@ -20,20 +20,12 @@
 #include <cstdlib>
 #include <vector>
 
+#include "probe.h"
+
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-double now_us() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return 1e6 * static_cast<double>(t.tv_sec) + 1e-3 * static_cast<double>(t.tv_nsec);
-}
+using probe::check;
+using probe::now_us;
 
 __global__ void nothing() {}
 
@@ -92,15 +84,8 @@ struct Kind {
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 12;
-  int to_child[2], to_parent[2];
-  if (pipe(to_child) || pipe(to_parent)) return 1;
-  const pid_t pid = fork();
-  if (pid == 0) child(to_child[0], to_parent[1]);
-  char c = 0;
-  if (read(to_parent[0], &c, 1) != 1) return 1;
-  const auto ask = [&](char k) {
-    if (write(to_child[1], &k, 1) != 1 || read(to_parent[0], &k, 1) != 1) std::exit(1);
-  };
+  const probe::Child kid = probe::spawn(child);
+  const pid_t pid = kid.pid;
   const size_t big = size_t{64} << 20;
   char *a = nullptr, *b = nullptr, *h = nullptr;
   check(cudaMalloc(&a, big), "malloc");
@@ -136,7 +121,7 @@ int main(int argc, char** argv) {
   for (const Kind& k : kinds) {
     std::vector<double> took[2];
     for (int state = 0; state < 2; ++state) {
-      if (state == 1) ask('g');
+      if (state == 1) kid.ask('g');
       usleep(20000);
       for (int r = 0; r < rounds; ++r) {
         double slowest = 0;
@@ -144,7 +129,7 @@ int main(int argc, char** argv) {
         took[state].push_back(slowest);
         usleep(2000);
       }
-      if (state == 1) ask('s');
+      if (state == 1) kid.ask('s');
     }
     std::printf("%-16s", k.name);
     for (auto& v : took) {
@@ -179,11 +164,11 @@ int main(int argc, char** argv) {
     if (stopped) kill(pid, SIGCONT), usleep(5000);
   };
   for (int stopped = 0; stopped < 2; ++stopped) lock("idle", stopped);
-  ask('g');
+  kid.ask('g');
   usleep(20000);
   for (int stopped = 0; stopped < 2; ++stopped) lock("resident grid", stopped);
-  ask('s');
-  ask('w');
+  kid.ask('s');
+  kid.ask('w');
   usleep(20000);
   for (int stopped = 0; stopped < 2; ++stopped) lock("queued behind a wait", stopped);
   kill(pid, SIGKILL);

@@ -18,20 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "probe.h"
+
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-double now_us() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return 1e6 * static_cast<double>(t.tv_sec) + 1e-3 * static_cast<double>(t.tv_nsec);
-}
+using probe::check;
+using probe::now_us;
 
 __global__ void touch(int* p) { *p += 1; }
 
@@ -45,14 +37,6 @@ __global__ void sum(const float4* p, size_t n, float* out) {
 }
 
 constexpr size_t kRead = size_t{8} << 20;  // the child's buffer: well inside the L2
-
-struct Pipe {
-  int in, out;
-  char ask(char c) const {
-    if (write(out, &c, 1) != 1 || read(in, &c, 1) != 1) std::exit(1);
-    return c;
-  }
-};
 
 // The child: 't' touch, 'w' read (untimed), 'r' read timed (replies with the µs as a float afterwards),
 // 'p' set a persisting set-aside and read through a window, 'n' window off, 'q' quit.
@@ -105,30 +89,15 @@ struct Pipe {
   std::exit(0);
 }
 
-struct Quantiles {
-  double p10, med, p90;
-};
-Quantiles of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const auto at = [&](double q) { return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1))]; };
-  return {at(0.1), at(0.5), at(0.9)};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 100;
-  int to_child[2], to_parent[2];
-  if (pipe(to_child) || pipe(to_parent)) return 1;
-  const pid_t pid = fork();  // before any CUDA call of the parent's
-  if (pid == 0) child(to_child[0], to_parent[1]);
-  char c = 0;
-  if (read(to_parent[0], &c, 1) != 1) return 1;
-  const Pipe kid{to_parent[0], to_child[1]};
+  const probe::Child kid = probe::spawn(child);
   const auto timed_read = [&] {
     kid.ask('r');
     float ms = 0;
-    if (read(to_parent[0], &ms, sizeof ms) != sizeof ms) std::exit(1);
+    if (read(kid.from, &ms, sizeof ms) != sizeof ms) std::exit(1);
     return 1e3 * static_cast<double>(ms);
   };
 
@@ -193,7 +162,7 @@ int main(int argc, char** argv) {
     const double t = timed_read();
     if (r >= 3) normal.push_back(t);
   }
-  const Quantiles k1 = of(kept), k2 = of(cleared), k3 = of(normal);
+  const probe::Quantiles k1 = probe::quantiles(kept), k2 = probe::quantiles(cleared), k3 = probe::quantiles(normal);
   std::printf("   read after a window, then the parent's flushes: median %.1f us (p10 %.1f)\n", k1.med, k1.p10);
   std::printf("   the same with the parent's reset first:         median %.1f us (p10 %.1f)\n", k2.med, k2.p10);
   std::printf("   no window at all:                               median %.1f us (p10 %.1f)\n", k3.med, k3.p10);
@@ -220,11 +189,10 @@ int main(int argc, char** argv) {
   const char* n3[] = {"after memset (switch)", "armed, h2d flush", "armed, h2d x2", "after nothing"};
   std::vector<double>* v3[] = {&sw, &armed, &armed_up, &none};
   for (int k = 0; k < 4; ++k) {
-    const Quantiles q = of(*v3[k]);
+    const probe::Quantiles q = probe::quantiles(*v3[k]);
     std::printf("   %-22s p10 %7.1f median %7.1f p90 %7.1f\n", n3[k], q.p10, q.med, q.p90);
   }
-  c = 'q';
-  if (write(to_child[1], &c, 1) != 1) return 1;
-  waitpid(pid, nullptr, 0);
+  kid.tell('q');
+  waitpid(kid.pid, nullptr, 0);
   return 0;
 }

@@ -15,20 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "probe.h"
+
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-double now_us() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return 1e6 * static_cast<double>(t.tv_sec) + 1e-3 * static_cast<double>(t.tv_nsec);
-}
+using probe::check;
+using probe::now_us;
 
 __global__ void touch(int* p) { *p += 1; }
 
@@ -55,12 +47,7 @@ __global__ void fill(unsigned* p, size_t n, unsigned v) {
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 200;
-  int to_child[2], to_parent[2];
-  if (pipe(to_child) || pipe(to_parent)) return 1;
-  const pid_t pid = fork();  // before any CUDA call of the parent's
-  if (pid == 0) child(to_child[0], to_parent[1]);
-  char c = 0;
-  if (read(to_parent[0], &c, 1) != 1) return 1;
+  const probe::Child kid = probe::spawn(child);
 
   check(cudaSetDeviceFlags(cudaDeviceScheduleSpin), "flags");
   int l2 = 0;
@@ -124,21 +111,17 @@ int main(int argc, char** argv) {
       check(cudaDeviceSynchronize(), "device sync");
       usleep(200);
       const double t0 = now_us();
-      c = 'p';
-      if (write(to_child[1], &c, 1) != 1 || read(to_parent[0], &c, 1) != 1) return 1;
+      kid.ask('p');
       if (r >= 0) took[k].push_back(now_us() - t0);
     }
-  c = 'q';
-  if (write(to_child[1], &c, 1) != 1) return 1;
-  waitpid(pid, nullptr, 0);
+  kid.tell('q');
+  waitpid(kid.pid, nullptr, 0);
   std::printf("L2 %d B, flush %zu B, %d rounds; the child's one-thread kernel round trip after the parent's work, us\n",
               l2, flush, rounds);
   std::printf("%-14s %8s %8s %8s\n", "parent did", "p10", "median", "p90");
   for (size_t k = 0; k < kinds.size(); ++k) {
-    auto& v = took[k];
-    std::sort(v.begin(), v.end());
-    const auto at = [&](double q) { return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1))]; };
-    std::printf("%-14s %8.1f %8.1f %8.1f\n", kinds[k].name, at(0.1), at(0.5), at(0.9));
+    const probe::Quantiles q = probe::quantiles(took[k]);
+    std::printf("%-14s %8.1f %8.1f %8.1f\n", kinds[k].name, q.p10, q.med, q.p90);
   }
   return 0;
 }
