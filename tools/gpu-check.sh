@@ -118,13 +118,11 @@ if [ "$phase" = wake-probe ]; then
   # the CPUs (docs/design.md, "What it costs"; judge/measure/wake_latency.h's CpuSpinners).
   g++ -O2 -pthread -o "$out/wake_probe" tools/wake_probe.cpp && "$out/wake_probe" | tee "$out/wake-probe.txt"
 fi
-if [ "$phase" = switch-probe ]; then
-  # What the judge's own device work before a call costs that call: a child's one-thread kernel timed after
-  # each kind of work in the parent's CUDA context (docs/design.md, "What the judge's device work costs").
-  nvcc -O2 -arch=sm_90 -o "$out/switch_probe" tools/switch_probe.cu && "$out/switch_probe" | tee "$out/switch-probe.txt"
-fi
-if [ "$phase" = l2-probe ] || [ "$phase" = busy-probe ]; then
-  # docs/design.md, "What the judge's device work costs" and "Device work kept between calls (open)".
+if [ "$phase" = switch-probe ] || [ "$phase" = l2-probe ] || [ "$phase" = busy-probe ]; then
+  # The GPU probes (tools/*_probe.cu, each a parent in the judge's place and a child in a runner's): what the
+  # judge's own device work before a call costs that call, a call free of the switch, and what the judge can see
+  # of a runner's work kept between calls (docs/design.md, "What the judge's device work costs" and "Device work
+  # kept between calls (open)").
   name=${phase%-probe}_probe
   nvcc -O2 -arch=sm_90 -o "$out/$name" "tools/$name.cu" -lcuda && timeout 300 "$out/$name" | tee "$out/$phase.txt"
 fi
