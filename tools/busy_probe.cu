@@ -4,11 +4,15 @@
 // a stream memory operation waiting on that word with a kernel queued behind it (work queued behind a wait).
 //   1. the parent (the judge) times each kind of small device work of its own, issued then waited for, with the
 //      child's context idle and with its grid resident;
-//   2. the driver's process lock (cuCheckpointProcessLock, 200 ms timeout) on the child, for each of the three,
-//      with the child running and with it stopped (SIGSTOP, as the judge stops a runner between requests):
-//      its result and how long it took, and how long the unlock took where it locked.
-//   nvcc -O2 -arch=sm_90 -o busy_probe tools/busy_probe.cu -lcuda && ./busy_probe [rounds]
+//   2. the driver's process lock (cuCheckpointProcessLock, 200 ms timeout) on the child, which has mapped the
+//      parent's allocation as a runner does: for each of the three and a 30 ms kernel, with the child running and
+//      with it stopped (SIGSTOP, as the judge stops a runner between requests), its result, how long it took and
+//      how long the unlock took; the judge's would-be sequence (resume, lock, stop, resume, unlock) timed over
+//      3 x rounds cycles, half of them unlocked while stopped; and whether a thread that launches in a loop is
+//      held while locked; last, a stopped child locked, and a child locked running and unlocked stopped.
+//   nvcc -O2 -arch=sm_90 -o busy_probe tools/busy_probe.cu -lcuda && ./busy_probe [rounds] [nowaits]
 #include <cuda.h>
+#include <sys/mman.h>
 #include <cuda_runtime.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -16,6 +20,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -35,10 +43,21 @@ __global__ void resident(volatile int* quit, const volatile unsigned* watched) {
   __syncthreads();
 }
 
+__global__ void spin_for(long long cycles) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < cycles) {
+  }
+}
+
 using WaitValue32 = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
 
-// The child: 'g' launches the resident grid (ack at once), 's' ends it, 'w' queues a wait and a kernel behind
-// it (never released: the child is killed after), 'q' quits.
+long* g_loops = nullptr;  // shared with the parent (an anonymous shared mapping made before the fork)
+std::atomic<bool> g_loop_on{false};
+
+// The child: 'i' opens the parent's allocation (its IPC handle follows on the pipe, as a runner's MapDevice),
+// 'g' launches the resident grid (ack at once), 's' ends it, 'k' launches a 30 ms kernel (ack at once),
+// 'l' starts a thread that launches and synchronises in a loop (counting in g_loops), 'm' ends it,
+// 'w' queues a wait and a kernel behind it (never released: the child is killed after), 'q' quits.
 [[noreturn]] void child(int in, int out) {
   int* quit = nullptr;
   unsigned* watched = nullptr;
@@ -47,18 +66,41 @@ using WaitValue32 = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int
   check(cudaMemset(watched, 0, 4), "child memset");
   cudaStream_t s;
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "child stream");
-  int sms = 0;
+  int sms = 0, khz = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
+  std::thread looper;
   char c = 0;
   if (write(out, &c, 1) != 1) std::exit(1);
   while (read(in, &c, 1) == 1 && c != 'q') {
-    if (c == 'g') {
+    if (c == 'i') {
+      cudaIpcMemHandle_t h;
+      if (read(in, &h, sizeof h) != sizeof h) std::exit(1);
+      void* p = nullptr;
+      check(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess), "child ipc open");
+    } else if (c == 'g') {
       *quit = 0;
       resident<<<4 * sms, 256, 0, s>>>(quit, watched);
       check(cudaGetLastError(), "child launch");
     } else if (c == 's') {
       *quit = 1;
       check(cudaStreamSynchronize(s), "child sync");
+    } else if (c == 'k') {
+      spin_for<<<1, 1, 0, s>>>(30LL * khz);
+    } else if (c == 'l') {
+      g_loop_on = true;
+      looper = std::thread([] {
+        cudaStream_t ls;
+        check(cudaStreamCreateWithFlags(&ls, cudaStreamNonBlocking), "loop stream");
+        while (g_loop_on) {
+          nothing<<<1, 1, 0, ls>>>();
+          cudaStreamSynchronize(ls);
+          __atomic_add_fetch(g_loops, 1, __ATOMIC_SEQ_CST);
+        }
+      });
+    } else if (c == 'm') {
+      g_loop_on = false;
+      looper.join();
     } else if (c == 'w') {
       WaitValue32 wait = nullptr;
       cudaDriverEntryPointQueryResult q;
@@ -74,6 +116,70 @@ using WaitValue32 = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int
   std::exit(0);
 }
 
+// Every lock and unlock is bounded: a step that has not returned after 3 s has the child killed (as the judge's
+// watchdog does, judge/isolation/device_lock.cpp), and the step's line then says how long it took with that.
+std::atomic<const char*> g_step{nullptr};
+std::atomic<double> g_since{0};
+std::atomic<pid_t> g_child{0};
+std::atomic<bool> g_killed{false};
+
+void watchdog() {
+  for (;;) {
+    usleep(50000);
+    const char* step = g_step.load();
+    if (step && !g_killed && probe::now_us() - g_since.load() > 3e6) {
+      std::printf("  (%s had not returned after 3 s: the child is killed)\n", step);
+      std::fflush(stdout);
+      g_killed = true;
+      kill(g_child.load(), SIGKILL);
+    }
+  }
+}
+
+const char* err_name(CUresult r) {
+  const char* name = nullptr;
+  cuGetErrorName(r, &name);
+  return name ? name : "?";
+}
+
+CUresult try_lock(pid_t pid, unsigned ms, const char* step, double* took_ms) {
+  CUcheckpointLockArgs args{};
+  args.timeoutMs = ms;
+  g_since = probe::now_us();
+  g_step = step;
+  const double t0 = probe::now_us();
+  const CUresult r = cuCheckpointProcessLock(pid, &args);
+  *took_ms = (probe::now_us() - t0) / 1e3;
+  g_step = nullptr;
+  return r;
+}
+
+CUresult try_unlock(pid_t pid, const char* step, double* took_ms) {
+  CUcheckpointUnlockArgs args{};
+  g_since = probe::now_us();
+  g_step = step;
+  const double t0 = probe::now_us();
+  const CUresult r = cuCheckpointProcessUnlock(pid, &args);
+  *took_ms = (probe::now_us() - t0) / 1e3;
+  g_step = nullptr;
+  return r;
+}
+
+const char* state_name(pid_t pid) {
+  CUprocessState st{};
+  const CUresult r = cuCheckpointProcessGetState(pid, &st);
+  if (r != CUDA_SUCCESS) return err_name(r);
+  switch (st) {
+    case CU_PROCESS_STATE_RUNNING: return "running";
+    case CU_PROCESS_STATE_LOCKED: return "locked";
+    case CU_PROCESS_STATE_CHECKPOINTED: return "checkpointed";
+    case CU_PROCESS_STATE_FAILED: return "failed";
+  }
+  return "?";
+}
+
+constexpr unsigned kLockMs = 200;
+
 struct Kind {
   const char* name;
   int ops;  // back to back, each waited for
@@ -84,7 +190,11 @@ struct Kind {
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 12;
+  const bool waits = !(argc > 2 && std::string(argv[2]) == "nowaits");
+  g_loops = static_cast<long*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
   const probe::Child kid = probe::spawn(child);
+  g_child = kid.pid;
+  std::thread(watchdog).detach();
   const pid_t pid = kid.pid;
   const size_t big = size_t{64} << 20;
   char *a = nullptr, *b = nullptr, *h = nullptr;
@@ -95,6 +205,14 @@ int main(int argc, char** argv) {
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
   cudaEvent_t e;
   check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "event");
+  {  // the child maps the parent's allocation, as a runner maps the judge's buffers
+    cudaIpcMemHandle_t h;
+    check(cudaIpcGetMemHandle(&h, a), "ipc handle");
+    const char c = 'i';
+    if (write(kid.to, &c, 1) != 1 || write(kid.to, &h, sizeof h) != sizeof h) std::exit(1);
+    char r = 0;
+    if (read(kid.from, &r, 1) != 1) std::exit(1);
+  }
   const auto op = [&](int what) {
     const double t0 = now_us();
     switch (what) {
@@ -119,6 +237,7 @@ int main(int argc, char** argv) {
               "to back)\n%-16s %28s %28s\n",
               rounds, "kind", "the child's context idle", "the child's grid resident");
   for (const Kind& k : kinds) {
+    if (!waits) break;
     std::vector<double> took[2];
     for (int state = 0; state < 2; ++state) {
       if (state == 1) kid.ask('g');
@@ -140,38 +259,105 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
 
-  // 2. the driver's process lock
-  std::printf("the driver's process lock on the child (timeout 200 ms): result, ms to lock, ms to unlock\n");
+  // 2. the driver's process lock, each step bounded by the watchdog
+  std::printf("the driver's process lock on the child (timeout %u ms): result, ms to lock, ms to unlock\n",
+              kLockMs);
   const auto lock = [&](const char* state, bool stopped) {
     if (stopped) kill(pid, SIGSTOP), usleep(5000);
-    CUcheckpointLockArgs args{};
-    args.timeoutMs = 200;
-    const double t0 = now_us();
-    const CUresult r = cuCheckpointProcessLock(pid, &args);
-    const double t1 = now_us();
+    double lock_ms = 0;
+    const CUresult r = try_lock(pid, kLockMs, state, &lock_ms);
     double unlock_ms = -1;
     if (r == CUDA_SUCCESS) {
-      CUcheckpointUnlockArgs u{};
-      const double t2 = now_us();
-      const CUresult ru = cuCheckpointProcessUnlock(pid, &u);
-      unlock_ms = ru == CUDA_SUCCESS ? (now_us() - t2) / 1e3 : -2;
+      const CUresult ru = try_unlock(pid, state, &unlock_ms);
+      if (ru != CUDA_SUCCESS) unlock_ms = -2;
     }
-    const char* name = nullptr;
-    cuGetErrorName(r, &name);
-    std::printf("  %-22s %-8s %-28s %8.2f %8.2f\n", state, stopped ? "stopped" : "running", name ? name : "?",
-                (t1 - t0) / 1e3, unlock_ms);
+    std::printf("  %-22s %-8s %-28s %8.2f %8.2f  state after: %s\n", state, stopped ? "stopped" : "running",
+                err_name(r), lock_ms, unlock_ms, state_name(pid));
     std::fflush(stdout);
     if (stopped) kill(pid, SIGCONT), usleep(5000);
   };
-  for (int stopped = 0; stopped < 2; ++stopped) lock("idle", stopped);
+  // Running first: a lock that hangs on a stopped process must not hide the rest.
+  lock("idle", false);
+  kid.ask('k');  // a 30 ms kernel: the lock should wait for it
+  lock("30 ms kernel", false);
   kid.ask('g');
   usleep(20000);
-  for (int stopped = 0; stopped < 2; ++stopped) lock("resident grid", stopped);
+  lock("resident grid", false);
   kid.ask('s');
+  lock("idle after the grid", false);
+
+  // The judge's sequence: resume, lock, stop, (upload), resume, unlock; the unlock is what a call would pay.
+  std::vector<double> locks, unlocks;
+  for (int r = 0; r < rounds * 3; ++r) {
+    kill(pid, SIGSTOP);
+    usleep(2000);
+    kill(pid, SIGCONT);
+    double l = 0, u = 0;
+    if (try_lock(pid, kLockMs, "cycle", &l) != CUDA_SUCCESS) {
+      std::printf("  cycle %d: lock failed\n", r);
+      break;
+    }
+    kill(pid, SIGSTOP);
+    usleep(2000);
+    kill(pid, SIGCONT);
+    if (try_unlock(pid, "cycle", &u) != CUDA_SUCCESS) std::printf("  cycle %d: unlock failed\n", r);
+    unlocks.push_back(u);
+    locks.push_back(l);
+  }
+  const auto q = [](const char* what, const std::vector<double>& v) {
+    const probe::Quantiles x = probe::quantiles(v);
+    std::printf("  %-40s p10 %.3f  median %.3f  p90 %.3f ms (%zu)\n", what, x.p10, x.med, x.p90, v.size());
+  };
+  q("lock, idle child just resumed", locks);
+  q("unlock, child resumed just before", unlocks);
+
+  // Locked, a thread of the child that launches and synchronises in a loop makes no progress; unlocked it goes on.
+  kid.ask('l');
+  usleep(20000);
+  {
+    double l = 0, u = 0;
+    const CUresult r = try_lock(pid, kLockMs, "looping thread", &l);
+    const long c0 = *g_loops;
+    usleep(50000);
+    const long c1 = *g_loops;
+    try_unlock(pid, "looping thread", &u);
+    usleep(50000);
+    const long c2 = *g_loops;
+    std::printf("  a looping launcher: lock %s in %.2f ms; loops while locked %ld in 50 ms, after unlock %ld in 50 ms "
+                "(unlock %.2f ms)\n",
+                err_name(r), l, c1 - c0, c2 - c1, u);
+  }
+  kid.ask('m');  // the loop ends
   kid.ask('w');
   usleep(20000);
-  for (int stopped = 0; stopped < 2; ++stopped) lock("queued behind a wait", stopped);
+  lock("queued behind a wait", false);
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
+  // Last, as the child may not survive them: a stopped child locked (200 ms timeout), then one locked running
+  // and unlocked stopped (an unlock of a stopped child had not returned after 10 s on the H200).
+  const probe::Child kid2 = probe::spawn(child);
+  g_child = kid2.pid;
+  kid2.ask('g');
+  kid2.ask('s');
+  const auto stopped_step = [&](bool lock_stopped) {
+    double l = 0, u = -1;
+    if (lock_stopped) kill(kid2.pid, SIGSTOP), usleep(5000);
+    const CUresult r = try_lock(kid2.pid, kLockMs, lock_stopped ? "lock stopped" : "lock running", &l);
+    CUresult ru = CUDA_SUCCESS;
+    if (r == CUDA_SUCCESS) {
+      if (!lock_stopped) kill(kid2.pid, SIGSTOP), usleep(5000);
+      ru = try_unlock(kid2.pid, "unlock stopped", &u);
+    }
+    std::printf("  %s: lock %s in %.2f ms; unlock stopped %s in %.2f ms%s\n",
+                lock_stopped ? "child stopped" : "child locked running, then stopped", err_name(r), l,
+                err_name(ru), u, g_killed ? " (the child was killed)" : "");
+    kill(kid2.pid, SIGCONT);
+  };
+  stopped_step(true);
+  if (!g_killed) stopped_step(false);
+  pid_t pid2 = kid2.pid;
+  kill(pid2, SIGKILL);
+  waitpid(pid2, nullptr, 0);
+  std::printf("done\n");
   return 0;
 }

@@ -672,6 +672,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                 {"round_trip_timed", trip(s.round_trip(true))},
                 {"buffers", s.buffers()},
                 {"judge_held_device_buffers", s.judge_held()}};
+    if (!s.device_work().empty()) r.timing["device_work"] = s.device_work();
     if (awake) r.timing["cpus_kept_awake"] = awake->held();
     if (awake) r.timing["cpus_spinning_in_calls"] = spinners ? spinners->count() : 0;
     wall["runner"] = phase.lap();  // the runner started, its round trips measured
@@ -736,6 +737,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                   [&] { return whole.elapsed() - scale_s; });
         wall["performance"] = phase.lap();
         if (rivals) r.timing["side_by_side"] = rivals->notes();
+        if (!timed.device_work().empty()) r.timing["device_work"] = timed.device_work();  // the timed runner's
         if (gpu) r.machine.gpu["sensors_after_bench"] = timed.sensors();
         std::vector<Session*> ending = rivals ? rivals->sessions() : std::vector<Session*>{};
         ending.push_back(&timed);

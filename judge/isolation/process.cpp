@@ -82,6 +82,9 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
       const pid_t first = fork();
       if (first < 0) _exit(127);
       if (first > 0) {
+        // It waits, and nothing more: none of the judge's files (its device files among them, which would make
+        // it look like a process with device work: judge/isolation/device_lock.h) stays open in it.
+        close_range(3, ~0U, 0);
         int st = 0;
         while (waitpid(first, &st, 0) < 0)
           if (errno != EINTR) _exit(127);

@@ -37,11 +37,17 @@ constexpr int kRoundTripWarmup = 5, kRoundTripSamples = 41, kColdSamples = 21;
 constexpr uint64_t kLateWorkNs = 100'000;
 // How long the judge polls for a timed GPU call's reply without sleeping before it blocks.
 constexpr auto kReplySpin = std::chrono::milliseconds(20);
+// How long the device work of a runner's processes may take to end once they are out of a call, before the
+// judge writes the next call's buffers: none should be left (the runner synchronised after solve()), so this
+// bounds work launched after it, honest or not, on a device shared with other work.
+constexpr auto kDeviceWorkLimit = std::chrono::milliseconds(500);
+// Passes of Session::hold_device_work() while the family keeps starting processes.
+constexpr int kHoldPasses = 4;
 
 // HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
 // from the judge's `sent`, its own moments (sent, resumed, handed, replied, fenced, stopped) and the
 // runner's marks, on the same monotonic clock.
-void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 6>& judge,
+void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 7>& judge,
                  const Reply& r) {
   const auto sent = judge[0];
   const auto us = [&](Clock::time_point t) {
@@ -51,7 +57,8 @@ void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 6>
       static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(sent.time_since_epoch()).count());
   std::string line = std::string(call ? "trace call" : "trace ping") + " runner " + std::to_string(runner);
   char buf[96];
-  std::snprintf(buf, sizeof buf, " resumed %.1f handed %.1f", us(judge[1]), us(judge[2]));
+  std::snprintf(buf, sizeof buf, " resumed %.1f handed %.1f unlocked %.1f", us(judge[1]), us(judge[2]),
+                us(judge[6]));
   line += buf;
   const char* names[] = {"read", "body", "returned", "synced", "gpu-began"};
   for (size_t i = 0; i < r.marks.size() && i < 5; ++i) {
@@ -286,6 +293,8 @@ void Session::ask_to_exit() {
   if (finished_ || asked_to_exit_ || !alive_) return;
   asked_to_exit_ = true;
   family_->resume();
+  CallOutcome unlocked;
+  if (!release_device_work(unlocked, "exiting")) return;  // killed
   Request q;
   q.op = Op::Exit;
   q.seq = ++seq_;
@@ -346,6 +355,70 @@ void Session::ended(CallOutcome& o, const std::string& why, CallOutcome::Status 
   o.message = why;
 }
 
+bool Session::hold_device_work(CallOutcome& o) {
+  if (!device_lock_ || !alive_ || device_lock_->held()) return true;
+  const auto unlock_stopped = [&] {  // what was locked, unlocked (they must run for it) before a kill or a retreat
+    family_->resume();
+    std::string ignored;
+    device_lock_->unlock(&ignored);
+    std::string why;
+    family_->stop(kStopLimit, &why);
+  };
+  for (int pass = 0; pass < kHoldPasses; ++pass) {
+    family_->resume();
+    std::string why;
+    DeviceLock::Result r = device_lock_->lock(family_->members(), kDeviceWorkLimit, &why);
+    if (r == DeviceLock::Result::Locked && !device_lock_->held()) {  // the runner itself is a CUDA process
+      r = DeviceLock::Result::Failed;
+      why = "no process of the runner's held the GPU's device files open";
+    }
+    std::string stop_why;
+    if (!family_->stop(kStopLimit, &stop_why)) {
+      ended(o, "the submission's processes could not be stopped before a call's buffers were written: " + stop_why,
+            CallOutcome::Crashed);
+      return false;
+    }
+    if (r == DeviceLock::Result::Busy) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "device work of the submission's was still running or queued %.3g s after it was last let run, "
+                    "outside its calls (",
+                    std::chrono::duration<double>(kDeviceWorkLimit).count());
+      unlock_stopped();
+      ended(o, buf + why +
+                   "): work launched after solve() returned, a kernel left running or work queued behind a wait, "
+                   "would run beside the judge's loading of the next inputs",
+            CallOutcome::Crashed);
+      return false;
+    }
+    if (r == DeviceLock::Result::Failed) {
+      unlock_stopped();
+      if (!loaded_) {  // no code of the submission's has run: this machine's driver cannot do it
+        device_work_note_ = "not held between calls: " + why;
+        device_lock_.reset();
+        return true;
+      }
+      ended(o, "the judge could not hold the submission's device work between calls: " + why, CallOutcome::Crashed);
+      return false;
+    }
+    bool all = true;  // every process the stop found was looked at (none started since the lock began)
+    for (pid_t pid : family_->known()) all = all && device_lock_->looked_at().count(pid) > 0;
+    if (all) return true;
+  }
+  unlock_stopped();
+  ended(o, "the submission's processes kept starting new ones while the judge waited for their device work",
+        CallOutcome::Crashed);
+  return false;
+}
+
+bool Session::release_device_work(CallOutcome& o, const char* during) {
+  if (!device_lock_ || !device_lock_->held()) return true;
+  std::string why;
+  if (device_lock_->unlock(&why)) return true;
+  ended(o, std::string("before ") + during + ", " + why, CallOutcome::Crashed);
+  return false;
+}
+
 Session::Exchange Session::exchange(Request q, double timeout_s, const char* during, CallOutcome& o, int pass_fd) {
   Exchange x;
   if (!alive_) {
@@ -381,6 +454,9 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   const auto handed = Clock::now();
   family_->resume();
   const auto resumed = Clock::now();
+  // Its CUDA calls go on from here (the runner's first waits for this): inside the interval, as in the pings.
+  if (!release_device_work(o, during)) return x;
+  const auto unlocked = Clock::now();
   for (;;) {
     const Child::Wake w = sent ? child_->wait(channel_, deadline, spin) : child_->wait(-1, deadline);
     if (w == Child::Wake::Timeout) {
@@ -468,7 +544,8 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     }
   }
   if (trace_ && (q.op == Op::Call || q.op == Op::Ping))
-    print_trace(q.op == Op::Call, child_->pid(), {x.sent, resumed, handed, x.replied, got, x.stopped}, *x.reply);
+    print_trace(q.op == Op::Call, child_->pid(), {x.sent, resumed, handed, x.replied, got, x.stopped, unlocked},
+                *x.reply);
   const Reply& r = *x.reply;
   if (!r.ok) {
     o.status = r.memory_limit ? CallOutcome::OutOfMemory : CallOutcome::Error;
@@ -504,6 +581,7 @@ void Session::setup_buffers(double timeout_s, CallOutcome& o) {
   } else if (opt_.exact_buffers) {
     mode_ = "exact";
     buffers_note_ = "the runner's own device memory, one allocation per buffer (compute-sanitizer)";
+    device_work_note_ = "not held between calls: compute-sanitizer's runs are not timed";
   } else {
     std::string why;
     try {
@@ -529,6 +607,14 @@ void Session::setup_buffers(double timeout_s, CallOutcome& o) {
       if (x.reply && x.reply->ok) {
         buffers_note_ = "the judge's device buffers, shared with the runner";
         mapped_ = device_->size();
+        if (const std::string no = device_lock_off() ? "HPCJUDGE_NO_DEVICE_LOCK is set" : DeviceLock::unavailable();
+            !no.empty()) {
+          device_work_note_ = "not held between calls: " + no;
+        } else {
+          device_lock_ = std::make_unique<DeviceLock>();
+          device_work_note_ = "held between calls: each CUDA process of the runner locked by the driver "
+                              "(cuCheckpointProcessLock) before its buffers are written";
+        }
         return;
       }
       why = probe.message;
@@ -537,6 +623,7 @@ void Session::setup_buffers(double timeout_s, CallOutcome& o) {
     mode_ = "runner";
     buffers_note_ = "the runner's own device memory: this machine could not share the judge's (" + why +
                     "); inputs and outputs pass through the submission's process";
+    device_work_note_ = "not held between calls: the inputs pass through the submission's process";
   }
   q.mode = mode_;
   simple(q, timeout_s, "setting up the buffers", o);
@@ -550,6 +637,7 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
   std::vector<double> samples;
   const int count = flush ? kColdSamples : kRoundTripSamples;
   for (int i = 0; i < kRoundTripWarmup + count; ++i) {
+    if (!hold_device_work(o)) return {};  // as before a call: its unlock is in the interval
     if (flush) flush_caches();
     Request q;
     q.op = Op::Ping;
@@ -591,6 +679,7 @@ CallOutcome Session::ready(double timeout_s) {
   Request load;
   load.op = Op::Load;
   load.library = opt_.library.string();
+  loaded_ = true;  // its code may run from here on
   simple(load, timeout_s, "loading", o);
   return o;
 }
@@ -627,6 +716,7 @@ CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const
   if (!map_for(layout, opt.timeout_s, o)) return o;
   // The inputs, the sentinels and the guards: into the runner's memory now, never earlier.
   const bool keep_workspace = keeps_workspace(sig, opt);
+  if (device_ && !hold_device_work(o)) return o;
   Stopwatch copy;
   if (device_) {
     // Pinned over what is copied (never a workspace), where the pool's block was not already.
@@ -660,7 +750,7 @@ CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const
 bool Session::load_from(const Session& from, const Signature& sig, const ArenaLayout& layout,
                         const CallOptions& opt, CallOutcome& o) {
   if (!device_ || !from.device_ || from.device_->size() < layout.copied) return false;
-  if (!map_for(layout, opt.timeout_s, o)) return true;
+  if (!map_for(layout, opt.timeout_s, o) || !hold_device_work(o)) return true;
   Stopwatch copy;
   if (opt_.pin_read_back) readback_.pin(layout.copied);
   device_->copy_from(*from.device_, layout.copied, layout.total, scratch_spans(sig, layout), !keeps_workspace(sig, opt));

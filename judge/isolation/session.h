@@ -26,6 +26,7 @@
 #include "harness/timing.h"
 #include "judge/isolation/background.h"
 #include "judge/isolation/device_buffers.h"
+#include "judge/isolation/device_lock.h"
 #include "judge/isolation/family.h"
 #include "judge/isolation/pinned_images.h"
 #include "judge/isolation/process.h"
@@ -182,6 +183,9 @@ class Session {
   // Where solve()'s buffers are: "host arena", "judge's device buffers", or the
   // runner's own device memory with the reason the judge's could not be shared.
   const std::string& buffers() const { return buffers_note_; }
+  // What keeps the runner's device work inside its calls (judge/isolation/device_lock.h), or why nothing does;
+  // "" where it has no device (a CPU problem, CPU emulation).
+  const std::string& device_work() const { return device_work_note_; }
   bool judge_held() const { return device_ != nullptr; }
 
  private:
@@ -203,6 +207,12 @@ class Session {
   void flush_caches();
   bool host_arena() const { return mode_ == "host" || mode_ == "emulate"; }
   void ended(CallOutcome& o, const std::string& why, CallOutcome::Status status);
+  // Before the judge writes a call's buffers on the device: every CUDA process of the family locked once the
+  // device work it submitted has ended (within kDeviceWorkLimit), then the family stopped again. False (`o`
+  // says why: RE) where some work did not end; the family is killed then.
+  bool hold_device_work(CallOutcome& o);
+  // After the family was resumed: what hold_device_work() locked, unlocked. False where the driver refused.
+  bool release_device_work(CallOutcome& o, const char* during);
   ExitStatus reap();
 
   const Problem& problem_;
@@ -214,6 +224,8 @@ class Session {
   CacheFlusher flusher_;  // where opt_.flusher is null (mapped on its first flush only)
   std::string mode_;  // host, judge, runner, exact (protocol Setup)
   std::string buffers_note_;
+  std::unique_ptr<DeviceLock> device_lock_;  // a GPU problem's on a device, where the driver has the lock
+  std::string device_work_note_;
   int channel_ = -1;
   std::unique_ptr<Child> child_;
   std::unique_ptr<ProcessFamily> family_;
@@ -223,6 +235,7 @@ class Session {
   size_t mapped_ = 0;  // bytes of the runner's buffers mapped so far
   double load_s_ = 0;  // the last load's copies, for HPCJUDGE_TRACE
   bool alive_ = false;
+  bool loaded_ = false;  // the submission's library asked for (ready()): its code may have run
   bool asked_to_exit_ = false;
   bool finished_ = false;
   bool trace_ = tracing();  // a line per call on stderr: where its interval goes

@@ -169,6 +169,14 @@ void HumanPrinter::finished(const Report& r) {
     for (const auto& [name, why] : r.emulation_skipped)
       std::printf("%s\n", style_.dim("  " + name + ": " + why).c_str());
   }
+  if (const auto d = r.timing.find("device_work");
+      r.timing.is_object() && d != r.timing.end() && d->is_string() && !r.bench.empty() &&
+      d->get<std::string>().starts_with("not held"))
+    // A GPU submission timed while nothing kept its device work inside its calls (docs/design.md, "Device work
+    // between calls"): its time may hold work done between them.
+    std::printf("%s\n", style_.paint(Verdict::SKIP, "timing not protected: device work " + d->get<std::string>() +
+                                                         "; work left running between calls would not be seen")
+                             .c_str());
   if (const auto w = r.timing.find("wall_s"); r.timing.is_object() && w != r.timing.end()) {
     // Where the grade's time went: the judge's own cost, phase by phase, and each performance case's.
     const auto s = [](double v) { return format_seconds(v, TimeStyle::Short); };

@@ -1,5 +1,4 @@
 // expect: RE
-// OPEN: the judge does not stop this yet (tests/open-exploits/README.md).
 // Work done between calls by a kernel left running: after a large call, a helper thread launches (once the runner
 // is resumed for its untimed housekeeping, long after the runner synchronised) a grid that stays resident and
 // watches the last element of C. The judge's upload of the next inputs overwrites it (C's sentinels come after A
@@ -7,9 +6,13 @@
 // solve() tells the grid to end, waits for it, and returns at once where it had finished. On the H200
 // (2026-12-03), three grades: AC 112.0 each (n32M at 0.18-0.24x the fast reference's time), the judge's loads of
 // the next inputs 0.45-0.51 s (n32M) and 1.5-1.7 s (n100M) a run behind the grid, against 5-17 ms without it.
+// Now the judge locks the runner's CUDA processes (the driver's process lock, which waits for their submitted
+// work) before it writes a call's inputs; the grid never ends, so the lock times out: RE
+// (judge/isolation/device_lock.h).
 // Honest twin: tests/submissions/vector-add/AC/helper-thread-stream.cu (device work launched from a helper
 // thread, inside the call).
 // hpcjudge-test: bench
+// hpcjudge-test: message=outside its calls
 #include <atomic>
 #include <chrono>
 #include <condition_variable>

@@ -1,5 +1,4 @@
 // expect: RE
-// OPEN: the judge does not stop this yet (tests/open-exploits/README.md).
 // Work queued between calls behind a wait on device memory: after a large call, a helper thread enqueues (once
 // the runner is resumed for its untimed housekeeping, long after the runner synchronised), on a stream of its
 // own, a stream memory operation that waits until the last element of C changes, then the kernel C = A + B,
@@ -9,7 +8,13 @@
 // does not write (another case's layout) would never end, and the runner's synchronise would wait with it.
 // On the H200 (2026-12-03): AC 112.0 (n32M at 0.24x the fast reference's time), and nothing of the judge's
 // waited longer for it (its loads 9-17 ms a run, as without it): while it waits, nothing of it runs.
+// Now the judge locks the runner's CUDA processes before it writes a call's inputs, and the lock waits for work
+// submitted, queued work too: the wait never ends before the upload, so the lock times out: RE. Judged in the
+// sandbox (bubblewrap: the runner in a PID namespace of its own), where the judge locks it by its outer pid.
+// Honest twin: tests/submissions/vector-add/AC/helper-thread-stream.cu.
 // hpcjudge-test: bench
+// hpcjudge-test: message=outside its calls
+// hpcjudge-test: args=--sandbox
 #include <cuda.h>
 
 #include <chrono>
