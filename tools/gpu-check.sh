@@ -2,7 +2,7 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|wake-probe|switch-probe|l2-probe|busy-probe|exploits|all] [ctest -R regex | seconds]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|wake-probe|switch-probe|l2-probe|busy-probe|all] [ctest -R regex | seconds]
 # speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
 # runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached.
 # trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
@@ -12,8 +12,8 @@
 # l2-probe: tools/l2_probe.cu, whether the judge sees a runner's persisting-L2 set-aside, and a runner's tiny kernel
 # after an untimed kernel of its own and a flush that is a copy from the host (a call free of the switch).
 # busy-probe: tools/busy_probe.cu, how long each kind of the judge's device work waits behind a kernel another
-# process keeps resident, and the driver's process lock on a process with a resident kernel or queued work.
-# exploits: each file of tests/open-exploits/ judged (each should fail to gain, once closed).
+# process keeps resident, and the driver's process lock (judge/isolation/device_lock.h) on a process idle, with a
+# kernel in flight, a resident kernel or queued work, running and stopped, and what a lock and an unlock cost.
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
 # repeat: judges each file in $REPEAT (default: one submission per GPU problem
 # that scores above 0) twice in a row and prints both scores: the repeatability check.
@@ -122,18 +122,9 @@ if [ "$phase" = switch-probe ] || [ "$phase" = l2-probe ] || [ "$phase" = busy-p
   # The GPU probes (tools/*_probe.cu, each a parent in the judge's place and a child in a runner's): what the
   # judge's own device work before a call costs that call, a call free of the switch, and what the judge can see
   # of a runner's work kept between calls (docs/design.md, "What the judge's device work costs" and "Device work
-  # kept between calls (open)").
+  # between calls").
   name=${phase%-probe}_probe
   nvcc -O2 -arch=sm_90 -o "$out/$name" "tools/$name.cu" -lcuda && timeout 300 "$out/$name" | tee "$out/$phase.txt"
-fi
-if [ "$phase" = exploits ]; then
-  # The holes not closed yet (tests/open-exploits/README.md): each file judged; its verdict and score.
-  for f in tests/open-exploits/*/*.cu; do
-    slug=$(basename "$(dirname "$f")")
-    log="$out/exploit-$slug-$(basename "$f" .cu)"
-    timeout 300 ./judge/judge "$slug" "$f" --json "$log.json" >"$log.txt" 2>&1
-    echo "== $f (wants $(head -1 "$f" | sed 's,// expect: ,,')): $(grep -o '^verdict.*' "$log.txt" | head -1)"
-  done
 fi
 if [ "$phase" = trace ]; then
   # Where a timed GPU call's interval goes (docs/design.md, "Where a call's interval goes"): the fast

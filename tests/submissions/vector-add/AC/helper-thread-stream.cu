@@ -2,7 +2,7 @@
 // thread and returns once it is enqueued, without synchronising. Must get AC: work launched from another thread,
 // inside the call, is the call's (the judge synchronises the whole device after solve), and a helper thread that
 // launches nothing between calls leaves the GPU idle there. The honest twin of
-// tests/open-exploits/vector-add/kernel-left-running.cu; on the H200 (2026-12-03) AC 100.3 and 97.2.
+// cheat/kernel-left-running.cu and cheat/work-queued-behind-a-wait.cu; on the H200 (2026-12-03) AC 100.3 and 97.2.
 // hpcjudge-test: bench
 #include <condition_variable>
 #include <mutex>
