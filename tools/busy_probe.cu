@@ -193,6 +193,7 @@ int main(int argc, char** argv) {
   const bool waits = !(argc > 2 && std::string(argv[2]) == "nowaits");
   g_loops = static_cast<long*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
   const probe::Child kid = probe::spawn(child);
+  const probe::Child kid2 = probe::spawn(child);  // for the stopped steps, last: forked before this process's CUDA
   g_child = kid.pid;
   std::thread(watchdog).detach();
   const pid_t pid = kid.pid;
@@ -335,7 +336,6 @@ int main(int argc, char** argv) {
   waitpid(pid, nullptr, 0);
   // Last, as the child may not survive them: a stopped child locked (200 ms timeout), then one locked running
   // and unlocked stopped (an unlock of a stopped child had not returned after 10 s on the H200).
-  const probe::Child kid2 = probe::spawn(child);
   g_child = kid2.pid;
   kid2.ask('g');
   kid2.ask('s');

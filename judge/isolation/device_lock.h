@@ -6,10 +6,11 @@
 // submitted and then blocks its CUDA API calls; the family is stopped after. The call's request unlocks them
 // once they run again, inside the call's interval (as the pings' requests do, so it is subtracted).
 //
-// Measured on the H200 (driver 580.159, tools/busy_probe.cu, 2026-12-03): lock 0.2-0.5 ms on an idle process,
-// unlock 0.06-0.2 ms; a lock on a process with a 30 ms kernel in flight returned after 29.9 ms; on one with a
-// resident grid it gave CUDA_ERROR_NOT_READY at its timeout and left the process running; an unlock of a
-// stopped process had not returned after 10 s (the lock and the unlock need the process running).
+// Measured on the H200 (driver 580.159, tools/busy_probe.cu, 2026-12-03): lock 0.2-0.4 ms on an idle process,
+// unlock 0.07-0.7 ms; a lock on a process with a 30 ms kernel in flight returned after 30.2-30.5 ms; on one with a
+// resident grid or work queued behind a stream wait it gave CUDA_ERROR_NOT_READY at its timeout and left the
+// process running. Both need the process running: an unlock of a stopped process had not returned after 10 s,
+// and a lock of one ignored its timeout (CUDA_ERROR_OPERATING_SYSTEM once the process was killed, after 3 s).
 #pragma once
 #include <sys/types.h>
 
