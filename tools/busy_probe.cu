@@ -1,19 +1,19 @@
 // What the judge can see of, and do about, another process's CUDA context that keeps work on the GPU between
-// its calls (docs/design.md, "Device work kept between calls (open)"). A child process (the runner) keeps, in
-// turn: nothing; a grid that polls a word of device memory and sleeps between looks (a kernel left running);
+// its calls (docs/design.md, "Device work between calls"; judge/isolation/device_lock.h). A child process (the
+// runner, which has mapped the parent's allocation as a runner maps the judge's) keeps, in turn: nothing; a
+// 30 ms kernel; a grid that polls a word of device memory and sleeps between looks (a kernel left running);
 // a stream memory operation waiting on that word with a kernel queued behind it (work queued behind a wait).
 //   1. the parent (the judge) times each kind of small device work of its own, issued then waited for, with the
-//      child's context idle and with its grid resident;
-//   2. the driver's process lock (cuCheckpointProcessLock, 200 ms timeout) on the child, which has mapped the
-//      parent's allocation as a runner does: for each of the three and a 30 ms kernel, with the child running and
-//      with it stopped (SIGSTOP, as the judge stops a runner between requests), its result, how long it took and
-//      how long the unlock took; the judge's would-be sequence (resume, lock, stop, resume, unlock) timed over
-//      3 x rounds cycles, half of them unlocked while stopped; and whether a thread that launches in a loop is
-//      held while locked; last, a stopped child locked, and a child locked running and unlocked stopped.
+//      child's context idle and with its grid resident (skipped with `nowaits`);
+//   2. the driver's process lock (cuCheckpointProcessLock, 200 ms timeout) on the running child in each of those
+//      states: its result, how long the lock and the unlock took; the judge's sequence (resume, lock, stop,
+//      resume, unlock) over 3 x rounds cycles; whether a thread that launches in a loop is held while locked;
+//      last, on a second child, a lock of it stopped, and an unlock of it stopped (each bounded: the child is
+//      killed once a step has not returned after 3 s).
 //   nvcc -O2 -arch=sm_90 -o busy_probe tools/busy_probe.cu -lcuda && ./busy_probe [rounds] [nowaits]
 #include <cuda.h>
-#include <sys/mman.h>
 #include <cuda_runtime.h>
+#include <sys/mman.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
