@@ -3,10 +3,10 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string_view>
 #include <system_error>
@@ -24,19 +24,26 @@ namespace fs = std::filesystem;
 
 bool device_lock_off() { return std::getenv("HPCJUDGE_NO_DEVICE_LOCK") != nullptr; }
 
-bool DeviceLock::uses_gpu(pid_t pid) {
+namespace {
+
+enum class Files { None, Device, Hidden };  // what a process holds open: no NVIDIA device file, one, or not known
+
+Files files_of(pid_t pid) {
   std::error_code ec;
   fs::directory_iterator it("/proc/" + std::to_string(pid) + "/fd", ec);
-  // One the judge may not look into (a process that made itself not dumpable, a user's process the judge may not
-  // trace) is taken to use the GPU: the lock then says.
-  if (ec) return ec == std::errc::permission_denied;
+  // One the judge may not look into: a process that made itself not dumpable, a user's the judge may not trace.
+  if (ec) return ec == std::errc::permission_denied ? Files::Hidden : Files::None;
   for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
     std::error_code link;
     const fs::path target = fs::read_symlink(it->path(), link);
-    if (!link && std::string_view(target.native()).starts_with("/dev/nvidia")) return true;
+    if (!link && std::string_view(target.native()).starts_with("/dev/nvidia")) return Files::Device;
   }
-  return false;
+  return Files::None;
 }
+
+}  // namespace
+
+bool DeviceLock::uses_gpu(pid_t pid) { return files_of(pid) != Files::None; }
 
 #ifndef HPCJUDGE_HAVE_CUDA
 std::string DeviceLock::unavailable() { return "the judge was built without the CUDA toolkit"; }
@@ -98,36 +105,44 @@ bool ended(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
 class Watchdog {
  public:
   // f() (a driver call on `pid`), with `pid` killed should it not return within `limit`; `killed` says whether.
+  // Calls on several threads (a batch's grades, one per GPU) are watched each on its own: none waits for another.
   template <class F>
   static CUresult run(pid_t pid, std::chrono::milliseconds limit, bool* killed, F f) {
     static Watchdog* w = new Watchdog;  // never destroyed: its thread may outlive main's return
-    std::lock_guard<std::mutex> one(w->one_at_a_time_);
-    w->pid_.store(pid, std::memory_order_relaxed);
-    w->until_.store((std::chrono::steady_clock::now() + limit).time_since_epoch().count(), std::memory_order_release);
+    const auto watched = std::make_shared<Watched>(Watched{pid, std::chrono::steady_clock::now() + limit});
+    {
+      std::lock_guard<std::mutex> g(w->mutex_);
+      w->watched_.push_back(watched);
+    }
     const CUresult r = f();
-    w->until_.store(0, std::memory_order_release);
-    *killed = w->fired_.exchange(false);
+    std::lock_guard<std::mutex> g(w->mutex_);
+    std::erase(w->watched_, watched);
+    *killed = watched->fired;
     return r;
   }
 
  private:
+  struct Watched {
+    pid_t pid;
+    std::chrono::steady_clock::time_point until;
+    bool fired = false;
+  };
   Watchdog() {
     std::thread([this] {
       for (;;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        const auto until = until_.load(std::memory_order_acquire);
-        if (until != 0 && std::chrono::steady_clock::now().time_since_epoch().count() > until) {
-          until_.store(0, std::memory_order_relaxed);
-          fired_.store(true);
-          ::kill(pid_.load(std::memory_order_relaxed), SIGKILL);
-        }
+        std::lock_guard<std::mutex> g(mutex_);
+        const auto now = std::chrono::steady_clock::now();
+        for (const auto& c : watched_)
+          if (!c->fired && now > c->until) {
+            c->fired = true;
+            ::kill(c->pid, SIGKILL);
+          }
       }
     }).detach();
   }
-  std::mutex one_at_a_time_;  // it watches one call
-  std::atomic<pid_t> pid_{0};
-  std::atomic<std::chrono::steady_clock::rep> until_{0};
-  std::atomic<bool> fired_{false};
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<Watched>> watched_;
 };
 
 // Past the lock's own timeout, how long the watchdog waits before it kills the process.
@@ -159,9 +174,10 @@ DeviceLock::Result DeviceLock::lock(const std::vector<pid_t>& pids, std::chrono:
              (killed ? ", and it did not let the driver lock it: killed" : "");
       return Result::Busy;
     }
-    // Not a CUDA process after all (one forked from one, holding its device files, say), or one that ended.
+    // Not a CUDA process after all (one forked from one, holding its device files, say), or one that ended; but
+    // one the judge may not look into must be locked, as the driver may refuse both calls on it for that.
     CUprocessState state{};
-    if (ended(pid) || d.state(pid, &state) != CUDA_SUCCESS) continue;
+    if (ended(pid) || (d.state(pid, &state) != CUDA_SUCCESS && files_of(pid) != Files::Hidden)) continue;
     *why = "the driver could not lock process " + std::to_string(pid) + ": " + name_of(r);
     return Result::Failed;
   }
