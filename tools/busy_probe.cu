@@ -142,27 +142,27 @@ const char* err_name(CUresult r) {
   return name ? name : "?";
 }
 
-CUresult try_lock(pid_t pid, unsigned ms, const char* step, double* took_ms) {
-  CUcheckpointLockArgs args{};
-  args.timeoutMs = ms;
+// One driver call, timed and watched (the watchdog's step while it runs).
+template <class F>
+CUresult watched(const char* step, double* took_ms, F call) {
   g_since = probe::now_us();
   g_step = step;
   const double t0 = probe::now_us();
-  const CUresult r = cuCheckpointProcessLock(pid, &args);
+  const CUresult r = call();
   *took_ms = (probe::now_us() - t0) / 1e3;
   g_step = nullptr;
   return r;
 }
 
+CUresult try_lock(pid_t pid, unsigned ms, const char* step, double* took_ms) {
+  CUcheckpointLockArgs args{};
+  args.timeoutMs = ms;
+  return watched(step, took_ms, [&] { return cuCheckpointProcessLock(pid, &args); });
+}
+
 CUresult try_unlock(pid_t pid, const char* step, double* took_ms) {
   CUcheckpointUnlockArgs args{};
-  g_since = probe::now_us();
-  g_step = step;
-  const double t0 = probe::now_us();
-  const CUresult r = cuCheckpointProcessUnlock(pid, &args);
-  *took_ms = (probe::now_us() - t0) / 1e3;
-  g_step = nullptr;
-  return r;
+  return watched(step, took_ms, [&] { return cuCheckpointProcessUnlock(pid, &args); });
 }
 
 const char* state_name(pid_t pid) {
