@@ -45,7 +45,7 @@ constexpr auto kDeviceWorkLimit = std::chrono::milliseconds(500);
 constexpr int kHoldPasses = 4;
 
 // HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
-// from the judge's `sent`, its own moments (sent, resumed, handed, replied, fenced, stopped) and the
+// from the judge's `sent`, its own moments (sent, resumed, handed, unlocked, replied, fenced, stopped) and the
 // runner's marks, on the same monotonic clock.
 void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 7>& judge,
                  const Reply& r) {
@@ -379,14 +379,14 @@ bool Session::hold_device_work(CallOutcome& o) {
       return false;
     }
     if (r == DeviceLock::Result::Busy) {
-      char buf[160];
+      char buf[200];
       std::snprintf(buf, sizeof buf,
-                    "device work of the submission's was still running or queued %.3g s after it was last let run, "
-                    "outside its calls (",
+                    "device work of the submission's did not end within %.3g s when the judge waited for it, outside "
+                    "its calls, before writing a call's inputs (",
                     std::chrono::duration<double>(kDeviceWorkLimit).count());
       unlock_stopped();
       ended(o, buf + why +
-                   "): work launched after solve() returned, a kernel left running or work queued behind a wait, "
+                   "): work launched after solve() returned (a kernel left running, or work queued behind a wait) "
                    "would run beside the judge's loading of the next inputs",
             CallOutcome::Crashed);
       return false;
