@@ -156,7 +156,9 @@ DeviceLock::Result DeviceLock::lock(const std::vector<pid_t>& pids, std::chrono:
                                     std::string* why) {
   const Driver& d = driver();
   for (pid_t pid : pids) {
-    if (!looked_at_.insert(pid).second || !uses_gpu(pid)) continue;
+    if (!looked_at_.insert(pid).second) continue;
+    const Files files = files_of(pid);
+    if (files == Files::None) continue;
     if (!d.missing.empty()) {
       *why = d.missing;
       return Result::Failed;
@@ -177,7 +179,7 @@ DeviceLock::Result DeviceLock::lock(const std::vector<pid_t>& pids, std::chrono:
     // Not a CUDA process after all (one forked from one, holding its device files, say), or one that ended; but
     // one the judge may not look into must be locked, as the driver may refuse both calls on it for that.
     CUprocessState state{};
-    if (ended(pid) || (d.state(pid, &state) != CUDA_SUCCESS && files_of(pid) != Files::Hidden)) continue;
+    if (ended(pid) || (d.state(pid, &state) != CUDA_SUCCESS && files != Files::Hidden)) continue;
     *why = "the driver could not lock process " + std::to_string(pid) + ": " + name_of(r);
     return Result::Failed;
   }
