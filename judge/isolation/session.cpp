@@ -47,7 +47,7 @@ constexpr int kHoldPasses = 4;
 // HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
 // from the judge's `sent`, its own moments (sent, resumed, handed, unlocked, replied, fenced, stopped) and the
 // runner's marks, on the same monotonic clock.
-void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 7>& judge,
+void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 7>& judge, double cpu_after_us,
                  const Reply& r) {
   const auto sent = judge[0];
   const auto us = [&](Clock::time_point t) {
@@ -65,8 +65,8 @@ void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 7>
     std::snprintf(buf, sizeof buf, " %s %.1f", names[i], (static_cast<double>(r.marks[i]) - sent_ns) / 1e3);
     line += buf;
   }
-  std::snprintf(buf, sizeof buf, " replied %.1f fenced %.1f stopped %.1f reported %.1f", us(judge[3]), us(judge[4]),
-                us(judge[5]), r.seconds * 1e6);
+  std::snprintf(buf, sizeof buf, " replied %.1f fenced %.1f stopped %.1f cpu-after %.1f reported %.1f", us(judge[3]),
+                us(judge[4]), us(judge[5]), cpu_after_us, r.seconds * 1e6);
   line += buf;
   std::fprintf(stderr, "%s\n", line.c_str());
 }
@@ -209,6 +209,14 @@ JudgeDevice::Spans all_but_outputs(const Signature& sig, const ArenaLayout& layo
   for (int i : layout.order)
     if (sig.buffers[i].role == Role::Out) outputs.push_back({layout.offset[i], layout.bytes[i]});
   return complement(outputs, layout.total);
+}
+
+// The outputs and `scratch` (the workspaces), skipped where the rest of a call's buffers is read back.
+JudgeDevice::Spans outputs_and(const Signature& sig, const ArenaLayout& layout, JudgeDevice::Spans scratch) {
+  for (int i : layout.order)
+    if (sig.buffers[i].role == Role::Out) scratch.push_back({layout.offset[i], layout.bytes[i]});
+  std::sort(scratch.begin(), scratch.end());
+  return scratch;
 }
 
 }  // namespace
@@ -355,6 +363,12 @@ void Session::ended(CallOutcome& o, const std::string& why, CallOutcome::Status 
   o.message = why;
 }
 
+bool Session::all_looked_at() const {
+  for (pid_t pid : family_->known())
+    if (!device_lock_->looked_at().count(pid)) return false;
+  return true;
+}
+
 bool Session::hold_device_work(CallOutcome& o) {
   if (!device_lock_ || !alive_ || device_lock_->held()) return true;
   const auto unlock_stopped = [&] {  // what was locked, unlocked (they must run for it) before a kill or a retreat
@@ -401,9 +415,7 @@ bool Session::hold_device_work(CallOutcome& o) {
       ended(o, "the judge could not hold the submission's device work between calls: " + why, CallOutcome::Crashed);
       return false;
     }
-    bool all = true;  // every process the stop found was looked at (none started since the lock began)
-    for (pid_t pid : family_->known()) all = all && device_lock_->looked_at().count(pid) > 0;
-    if (all) return true;
+    if (all_looked_at()) return true;  // every process the stop found (none started since the lock began)
   }
   unlock_stopped();
   ended(o, "the submission's processes kept starting new ones while the judge waited for their device work",
@@ -499,8 +511,9 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // working after it (more CPU than the runner needs to go back to waiting):
   // then it ends only when they were all stopped.
   // A GPU call ends on the device too: work of the judge's own, enqueued after
-  // the reply, runs only once the call's kernels are over (or they are
-  // preempted, and then not in the outputs the judge reads).
+  // the reply, runs once the call's kernels are over, or once they are
+  // preempted at a time slice's end; what such a kernel writes after that is
+  // not in the outputs, which the judge reads back first (Session::call).
   auto got = Clock::now();
   x.replied = got;
   const uint64_t cpu_got = family_->cpu_ns();
@@ -545,7 +558,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   }
   if (trace_ && (q.op == Op::Call || q.op == Op::Ping))
     print_trace(q.op == Op::Call, child_->pid(), {x.sent, resumed, handed, x.replied, got, x.stopped, unlocked},
-                *x.reply);
+                cpu_stopped == UINT64_MAX ? -1.0 : static_cast<double>(cpu_stopped - cpu_got) / 1e3, *x.reply);
   const Reply& r = *x.reply;
   if (!r.ok) {
     o.status = r.memory_limit ? CallOutcome::OutOfMemory : CallOutcome::Error;
@@ -812,8 +825,11 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   if (device_) {
     copy.lap();
     const JudgeDevice::Host into{readback_.base(), readback_.pinned()};
-    if (opt.read_back == ReadBack::All) device_->download(into, layout.total, scratch);
-    if (opt.read_back == ReadBack::Outputs) device_->download(into, layout.total, all_but_outputs(sig, layout));
+    // The outputs first, right after the call's end: a kernel the fence did not wait for (preempted at a time
+    // slice's end, past an early reply) must not go on writing them while the inputs come over the bus before
+    // them (docs/design.md, "Who measures"); then the rest, inputs and guard zones.
+    if (opt.read_back != ReadBack::None) device_->download(into, layout.total, all_but_outputs(sig, layout));
+    if (opt.read_back == ReadBack::All) device_->download(into, layout.total, outputs_and(sig, layout, scratch));
     if (trace_)  // where a call's copies go, in µs (docs/design.md, "Where a call's interval goes")
       std::fprintf(stderr, "trace copies runner %d bytes %zu load %.1f flush %.1f read-back %.1f\n",
                    static_cast<int>(child_->pid()), layout.total, 1e6 * load_s_, 1e6 * flush_s, 1e6 * copy.lap());

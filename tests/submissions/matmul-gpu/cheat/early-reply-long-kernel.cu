@@ -1,13 +1,13 @@
 // expect: NO-GAIN over ../AC/tiled.cu
 // Forgery of the timing by an early reply with a kernel longer than the GPU's time slice: the submission relays the
 // runner's channel (as vector-add/cheat/early-reply-kernel-in-flight.cu does), launches the honest tiled kernel and,
-// on the performance cases, at once sends the judge a reply with the call's sequence number, reporting a time the
-// judge's cross-check passes. The judge's clock ends at a fence of its own on the device after the reply; behind a
-// kernel of another context that fence may wait for a time slice (its own small work waited about 0.8 ms behind a
-// resident grid on the H200, tools/busy_probe.cu) rather than for the kernel's end, and a kernel cut off so runs on
-// while the judge reads the buffers back. Where the read-back reaches C only after the kernel is over (the skinny
-// case: A alone is 256 MiB, C 2 MiB), the outputs would be right and the time not. This file asks whether that
-// gains; not yet judged on the H200 (written after the session's device time was spent, 2026-12-03).
+// on the skinny performance case alone, at once sends the judge a reply with the call's sequence number, reporting a
+// time the judge's cross-check passes. The judge's clock ends at a fence of its own on the device after the reply;
+// behind a kernel of another context that fence is served at a time slice's end rather than at the kernel's end
+// (on the H200 on 2026-12-03, replying early on every large case, the square-8192 outputs the judge read were
+// still partly the sentinel: WA). Where the read-back took the inputs first (A alone is 256 MiB there, C 2 MiB), the
+// kernel had milliseconds to finish C before it was read; the judge reads the outputs first, so C is read as the
+// fence left it.
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -111,7 +111,7 @@ extern "C" void solve(const float* A, const float* B, float* C, int M, int N, in
     const dim3 grid((K + T - 1) / T, (M + T - 1) / T);
     matmul_tiled<<<grid, block>>>(A, B, C, M, N, K);
     const long long seq = call_seq.load();
-    if (seq >= 0 && static_cast<long long>(M) * N * K >= (1LL << 32)) {
+    if (seq >= 0 && K <= 64 && static_cast<long long>(M) * N * K >= (1LL << 32)) {  // skinny-8192x8192x64
         // 0.1 ms: not below half of what the judge's clock sees up to an early reply, so the runner's figure passes.
         char reply[128];
         const int len = std::snprintf(reply, sizeof reply, "{\"seq\":%lld,\"ok\":true,\"seconds\":1e-4}", seq);
