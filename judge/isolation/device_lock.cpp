@@ -157,12 +157,8 @@ DeviceLock::Result DeviceLock::lock(const std::vector<pid_t>& pids, std::chrono:
   const Driver& d = driver();
   for (pid_t pid : pids) {
     if (!looked_at_.insert(pid).second) continue;
-    // A process once seen holding the device files is not looked into again (a call's end is timed); one
-    // without them is, as it may open them later.
-    const auto seen = gpu_files_.find(pid);
-    const Files files = seen != gpu_files_.end() ? static_cast<Files>(seen->second) : files_of(pid);
+    const Files files = files_of(pid);
     if (files == Files::None) continue;
-    gpu_files_.emplace(pid, static_cast<int>(files));
     if (!d.missing.empty()) {
       *why = d.missing;
       return Result::Failed;

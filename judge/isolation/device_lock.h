@@ -15,7 +15,6 @@
 #include <sys/types.h>
 
 #include <chrono>
-#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -48,7 +47,6 @@ class DeviceLock {
  private:
   std::vector<pid_t> locked_;
   std::set<pid_t> looked_at_;
-  std::map<pid_t, int> gpu_files_;  // processes seen holding an NVIDIA device file, or hidden (Files in the .cpp)
 };
 
 }  // namespace hpcjudge
