@@ -363,12 +363,6 @@ void Session::ended(CallOutcome& o, const std::string& why, CallOutcome::Status 
   o.message = why;
 }
 
-bool Session::all_looked_at() const {
-  for (pid_t pid : family_->known())
-    if (!device_lock_->looked_at().count(pid)) return false;
-  return true;
-}
-
 bool Session::hold_device_work(CallOutcome& o) {
   if (!device_lock_ || !alive_ || device_lock_->held()) return true;
   const auto unlock_stopped = [&] {  // what was locked, unlocked (they must run for it) before a kill or a retreat
@@ -415,7 +409,9 @@ bool Session::hold_device_work(CallOutcome& o) {
       ended(o, "the judge could not hold the submission's device work between calls: " + why, CallOutcome::Crashed);
       return false;
     }
-    if (all_looked_at()) return true;  // every process the stop found (none started since the lock began)
+    bool all = true;  // every process the stop found was looked at (none started since the lock began)
+    for (pid_t pid : family_->known()) all = all && device_lock_->looked_at().count(pid) > 0;
+    if (all) return true;
   }
   unlock_stopped();
   ended(o, "the submission's processes kept starting new ones while the judge waited for their device work",

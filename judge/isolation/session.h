@@ -211,8 +211,6 @@ class Session {
   // device work it submitted has ended (within kDeviceWorkLimit), then the family stopped again. False (`o`
   // says why: RE) where some work did not end; the family is killed then.
   bool hold_device_work(CallOutcome& o);
-  // Whether the lock has looked at every process of the family the last stop found.
-  bool all_looked_at() const;
   // After the family was resumed: what hold_device_work() locked, unlocked. False where the driver refused.
   bool release_device_work(CallOutcome& o, const char* during);
   ExitStatus reap();
