@@ -40,7 +40,9 @@ test: test-deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DHPCJUDGE_TESTS=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	@cmake --build $(BUILD) -j $(JOBS) > /dev/null  # the dependency files merged (see judge:)
-	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
+	@# A test still running after 15 minutes has hung (the longest, which set their own TIMEOUT, take 4): it fails
+	@# with its output, and the rest go on, rather than CI's time running out with nothing said.
+	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS) --timeout 900
 
 bench: build
 	./judge/judge bench

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <cstring>
 #include <cstdlib>
@@ -319,4 +320,44 @@ TEST_CASE("process: a member that will not stop is named with its thread's state
   INFO(why);
   family.kill();
   waitpid(child, nullptr, 0);
+}
+
+TEST_CASE("process: a family looked at while the judge kills a user's processes never takes the helper for its own") {
+  // Every command run as a user of its own ends with a kill of that user's processes, from a helper the judge
+  // vforks (judge/isolation/process.cpp). A runner's family looked at on another thread meanwhile (a runner
+  // started beside the compile) took that helper for an orphan of its own and stopped it: the thread that
+  // vforked waited for it, stopped until that runner's next call, which the same thread was to make. In CI a
+  // grade hung so, in the preprocessor's run of a reference's compile, until the 90 minutes were up.
+  if (geteuid() != 0) SKIP("needs root, to start children as other users");
+  SpawnOptions sleeper;
+  sleeper.argv = {"sleep", "60"};
+  Child runner(sleeper);
+  ProcessFamily family(runner.pid());
+  std::atomic<bool> done{false};
+  std::atomic<int> commands{0};
+  std::thread killer([&] {
+    SpawnOptions quick;
+    quick.argv = {"true"};
+    while (!done.load()) {
+      quick.uid = fresh_runner_uid();
+      (void)run_command(quick, 10);
+      commands.fetch_add(1);
+    }
+  });
+  size_t looks = 0, strangers = 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (std::chrono::steady_clock::now() < until) {
+    REQUIRE(family.stop(std::chrono::milliseconds(500)));
+    ++looks;
+    for (pid_t p : family.known())
+      if (p != runner.pid()) ++strangers;
+    family.resume();
+  }
+  done = true;
+  killer.join();
+  INFO(looks << " looks at the family while " << commands.load() << " commands ran as users of their own");
+  CHECK(commands.load() > 0);
+  CHECK(strangers == 0);
+  runner.kill();
+  runner.reap();
 }

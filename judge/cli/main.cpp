@@ -9,6 +9,7 @@
 //   judge pack [SLUG | SLUG=FILE ...] -o FILE [--name NAME]
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
+#include <fcntl.h>
 #include <malloc.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -573,6 +575,11 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Standard input, output or error closed (a job started without them): /dev/null there, or the first files the
+  // judge opens would take those numbers, its channel to a runner where the runner's standard input goes (every
+  // runner then failed with "mmap arena: Permission denied").
+  for (int fd = 0; fd <= 2; ++fd)
+    if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) < 0) return 2;
   // The judge's own threads (its references' OpenMP and OpenBLAS) must sleep when
   // idle, not spin: a spinning judge thread takes the CPU a resumed runner needs,
   // and the judge's clock would count the wait. OpenBLAS's workers otherwise spin

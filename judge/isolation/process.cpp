@@ -179,6 +179,10 @@ namespace {
 // change its own credentials alone (glibc's setresuid would change those of
 // every thread of the judge's), and the change from root drops its capabilities.
 void kill_user(unsigned uid) {
+  // Registered as the judge's own until it is reaped: a runner's family looked at meanwhile on another thread
+  // took it for an orphan of its own and stopped it, and this thread, waiting in the vfork, with it, until that
+  // runner's next call (a grade hung so in CI, its compile beside a runner starting).
+  SpawningOwnChild spawning;
   const pid_t helper = vfork();
   if (helper == 0) {
     if (syscall(SYS_setresgid, uid, uid, uid) == 0 && syscall(SYS_setresuid, uid, uid, uid) == 0) {

@@ -66,6 +66,16 @@ if [ "$(id -u)" != 0 ]; then  # root reads any file
   expect_usage_error "unreadable file"     "cannot be read"               softmax-cpu "$tmp/unreadable.cpp"
 fi
 
+# Started with standard input, output and error closed (a job without them): graded as with them, the report
+# written where --json says.
+"$judge" softmax-cpu "$good" --no-bench --json "$tmp/closed.json" <&- >&- 2>&-
+if grep -q '"verdict": "AC"' "$tmp/closed.json" 2>/dev/null; then
+  echo "ok   standard input, output and error closed: AC"; passes=$((passes + 1))
+else
+  echo "FAIL standard input, output and error closed:"; cat "$tmp/closed.json" 2>/dev/null | head -20
+  fails=$((fails + 1))
+fi
+
 # Help is not an error.
 if "$judge" --help >"$tmp/out" 2>&1 && grep -q "judge list" "$tmp/out"; then
   echo "ok   --help"; passes=$((passes + 1))
