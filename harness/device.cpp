@@ -226,9 +226,10 @@ class DeviceMemory : public RunnerMemory {
       throw std::runtime_error("cannot create a CUDA context on device " + std::to_string(device) + ": " +
                                device::describe(cudaGetLastError()));
   }
-  void begin_call(size_t limit) override {
-    device::begin_call(limit);
-    if (traced_) {
+  void begin_call(const CallStart& start) override {
+    device::begin_call(start.device_memory_limit);
+    timed_ = traced_ || start.device_time;
+    if (timed_) {
       device::RunnerAllocation mine;
       if (!began_) cudaEventCreate(&began_), cudaEventCreate(&ended_);
       cudaEventRecord(began_, 0);  // the legacy stream: after it, whatever the call enqueues on any blocking stream
@@ -237,13 +238,16 @@ class DeviceMemory : public RunnerMemory {
   CallEnd end_call() override {
     CallEnd e;
     e.error = device::finish_call(e.fatal);
-    if (traced_ && e.error.empty()) {  // after the synchronise: the GPU takes it up at once
+    if (timed_ && e.error.empty()) {  // after the synchronise: the GPU takes it up at once
       const auto seen = std::chrono::steady_clock::now();
       cudaEventRecord(ended_, 0);
       float ms = 0;
-      if (cudaEventSynchronize(ended_) == cudaSuccess && cudaEventElapsedTime(&ms, began_, ended_) == cudaSuccess)
-        e.gpu_began_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(seen.time_since_epoch()).count() -
-                         static_cast<int64_t>(static_cast<double>(ms) * 1e6);
+      if (cudaEventSynchronize(ended_) == cudaSuccess && cudaEventElapsedTime(&ms, began_, ended_) == cudaSuccess) {
+        if (traced_)
+          e.gpu_began_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(seen.time_since_epoch()).count() -
+                           static_cast<int64_t>(static_cast<double>(ms) * 1e6);
+        e.device_seconds = static_cast<double>(ms) * 1e-3;
+      }
       cudaGetLastError();
     }
     const device::MemoryAccount mem = device::end_call();
@@ -262,8 +266,10 @@ class DeviceMemory : public RunnerMemory {
 
  protected:
   int device_;
-  // HPCJUDGE_TRACE only: events around the call in this context, for the trace's gpu mark.
+  // Events around the call in this context: under HPCJUDGE_TRACE, for the trace's gpu mark; for `judge bench`,
+  // the call's device time (CallStart::device_time).
   const bool traced_ = tracing();
+  bool timed_ = false;  // this call's events recorded
   cudaEvent_t began_ = nullptr, ended_ = nullptr;
   void* touched_ = nullptr;  // touch()'s 4 bytes
 };

@@ -25,9 +25,9 @@ class EmulatedMemory : public RunnerMemory {
     buffers_.push_back({a.offset, a.bytes, a.elem, a.name.empty() ? "buffer " + std::to_string(index) : a.name});
     return base_ + a.offset;
   }
-  void begin_call(size_t limit) override {
+  void begin_call(const CallStart& start) override {
     hpcjudge_emu::runner::set_buffers(buffers_);
-    hpcjudge_emu::runner::begin_call(limit);
+    hpcjudge_emu::runner::begin_call(start.device_memory_limit);
   }
   CallEnd end_call() override {
     CallEnd e;

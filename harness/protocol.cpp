@@ -38,6 +38,7 @@ void to_json(json& j, const Request& r) {
   if (r.keep_workspace) j["keep_workspace"] = true;
   if (r.bytes) j["bytes"] = r.bytes;
   if (r.device_memory_limit) j["device_memory_limit"] = r.device_memory_limit;
+  if (r.device_time) j["device_time"] = true;
   if (!r.library.empty()) j["library"] = r.library;
   if (!r.mode.empty()) j["mode"] = r.mode;
 }
@@ -51,6 +52,7 @@ void from_json(const json& j, Request& r) {
   r.keep_workspace = j.value("keep_workspace", false);
   r.bytes = j.value("bytes", size_t{0});
   r.device_memory_limit = j.value("device_memory_limit", size_t{0});
+  r.device_time = j.value("device_time", false);
   r.library = j.value("library", std::string());
   r.mode = j.value("mode", std::string());
 }
@@ -62,6 +64,7 @@ void to_json(json& j, const Reply& r) {
   if (r.fatal) j["fatal"] = true;
   if (r.ret) j["ret"] = r.ret;
   if (r.seconds) j["seconds"] = r.seconds;
+  if (r.device_seconds) j["device_seconds"] = *r.device_seconds;
   if (r.device_peak_bytes) j["device_peak_bytes"] = *r.device_peak_bytes;
   if (r.device_held_bytes) j["device_held_bytes"] = *r.device_held_bytes;
   if (!r.sensors.is_null()) j["sensors"] = r.sensors;
@@ -77,6 +80,7 @@ void from_json(const json& j, Reply& r) {
   r.fatal = j.value("fatal", false);
   r.ret = j.value("ret", int64_t{0});
   r.seconds = j.value("seconds", 0.0);
+  if (j.contains("device_seconds")) r.device_seconds = j.at("device_seconds").get<double>();
   if (j.contains("device_peak_bytes")) r.device_peak_bytes = j.at("device_peak_bytes").get<size_t>();
   if (j.contains("device_held_bytes")) r.device_held_bytes = j.at("device_held_bytes").get<size_t>();
   if (j.contains("sensors")) r.sensors = j.at("sensors");

@@ -71,6 +71,9 @@ struct Request {
   bool keep_workspace = false;     // Upload: the workspace holds what setup() wrote: neither copied nor filled
   size_t bytes = 0;                // MapArena, MapDevice, Upload, Download: the arena's size
   size_t device_memory_limit = 0;  // Call, CallSetup (GPU): what the submission may hold allocated (0: none)
+  // Call (GPU): the call's time on the device measured too, by events of the runner's context (Reply::
+  // device_seconds). For `judge bench` alone, which times the judge's own references: never a score's.
+  bool device_time = false;
   std::string library;             // Load
   std::string mode;                // Setup
 };
@@ -83,6 +86,10 @@ struct Reply {
   bool fatal = false;         // the runner ends itself after this reply (a lost CUDA context)
   int64_t ret = 0;            // solve()'s or workspace_size()'s return value
   double seconds = 0;         // Call: the runner's own measure, only cross-checked against the judge's clock
+  // Call with Request::device_time (GPU): seconds between events of the runner's own context recorded on the
+  // legacy stream before the call and after its synchronise: the call's work on the device, from the moment
+  // the GPU took it up (the switch from the judge's context not counted). The runner's word: `judge bench` only.
+  std::optional<double> device_seconds;
   std::optional<size_t> device_peak_bytes;  // Call, CallSetup (GPU): the most device memory the submission held
   std::optional<size_t> device_held_bytes;  // Call (CPU emulation): what solve() left allocated
   nlohmann::json sensors;     // Sensors

@@ -214,7 +214,8 @@ class Runner {
   // as it is done (the judge's clock runs until it has the reply).
   Reply call(const Request& q) {
     const std::vector<ArgValue> args = arguments(q);
-    return run("solve()", q.device_memory_limit, [&] { return problem_.invoke(solve_, args); });
+    return run("solve()", {.device_memory_limit = q.device_memory_limit, .device_time = q.device_time},
+               [&] { return problem_.invoke(solve_, args); });
   }
 
   // setup() with its pick of the call's arguments, under the same rules as a
@@ -227,17 +228,17 @@ class Runner {
       if (i < 0 || static_cast<size_t>(i) >= all.size()) return error("setup() argument out of range");
       args.push_back(all[static_cast<size_t>(i)]);
     }
-    return run("setup()", q.device_memory_limit, [&] {
+    return run("setup()", {.device_memory_limit = q.device_memory_limit}, [&] {
       problem_.invoke_setup(setup_, args);
       return int64_t{0};
     });
   }
 
   template <class Body>
-  Reply run(const std::string& what, size_t device_memory_limit, Body body) {
+  Reply run(const std::string& what, const CallStart& start, Body body) {
     Reply r;
     try {
-      memory().begin_call(device_memory_limit);
+      memory().begin_call(start);
       const auto t0 = Clock::now();
       const int64_t ret = body();
       const auto returned = Clock::now();
@@ -257,6 +258,7 @@ class Runner {
         r.ok = true;
         r.ret = ret;
         r.seconds = std::chrono::duration<double>(t1 - t0).count();
+        r.device_seconds = end.device_seconds;
       }
     } catch (const std::bad_alloc&) {
       r.error = what + " ran out of memory: it asked for more host memory than the limit allows";

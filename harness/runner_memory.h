@@ -30,6 +30,8 @@ struct CallEnd {
   // HPCJUDGE_TRACE, a GPU call: when the GPU took up the call's work, on the runner's steady clock (ns): the
   // host's moment after the synchronise less the GPU's time between events of this context before and after.
   std::optional<int64_t> gpu_began_ns;
+  // CallStart::device_time, a GPU call: the GPU's time between those events (Reply::device_seconds).
+  std::optional<double> device_seconds;
   bool fatal = false;
   bool memory_refused = false;
   std::string memory_message;
@@ -62,6 +64,12 @@ class ArenaMapping {
   size_t size_ = 0;
 };
 
+// What the runner's memory is told as a call begins.
+struct CallStart {
+  size_t device_memory_limit = 0;  // GPU: what the submission may hold allocated (0: none)
+  bool device_time = false;        // GPU: the call's device time by events too (Request::device_time)
+};
+
 class RunnerMemory {
  public:
   virtual ~RunnerMemory() = default;
@@ -76,7 +84,7 @@ class RunnerMemory {
   virtual void* pointer(const protocol::CallArg& a, size_t index) = 0;
   // Around the call: counting the submission's device memory, then
   // synchronising and collecting errors (GPU).
-  virtual void begin_call(size_t device_memory_limit) { (void)device_memory_limit; }
+  virtual void begin_call(const CallStart& start) { (void)start; }
   virtual CallEnd end_call() { return {}; }
   virtual nlohmann::json sensors() { return nlohmann::json::object(); }
   // A tiny operation on the device (GPU), waited for: what a ping does there.

@@ -253,6 +253,31 @@ TEST_CASE("protocol: a reply's trace marks survive the channel, and hostile ones
   CHECK(protocol::parse_reply(j)->marks.empty());
 }
 
+TEST_CASE("protocol: a call's device time is asked for and reported only where judge bench wants it") {
+  protocol::Request q;
+  q.op = protocol::Op::Call;
+  q.seq = 3;
+  CHECK_FALSE(nlohmann::json(q).contains("device_time"));  // a submission's call: never asked
+  q.device_time = true;
+  const std::optional<protocol::Request> asked = protocol::parse_request(nlohmann::json(q));
+  REQUIRE(asked);
+  CHECK(asked->device_time);
+  protocol::Reply r;
+  r.seq = 3;
+  r.ok = true;
+  const std::optional<protocol::Reply> none = protocol::parse_reply(nlohmann::json(r));
+  REQUIRE(none);
+  CHECK_FALSE(none->device_seconds);
+  r.device_seconds = 91.5e-6;
+  const std::optional<protocol::Reply> back = protocol::parse_reply(nlohmann::json(r));
+  REQUIRE(back);
+  REQUIRE(back->device_seconds);
+  CHECK(*back->device_seconds == 91.5e-6);
+  nlohmann::json odd = r;
+  odd["device_seconds"] = "fast";  // not a number: the reply does not parse (never an exception)
+  CHECK_FALSE(protocol::parse_reply(odd));
+}
+
 TEST_CASE("process: a wait that spins first still sees a late message, and ends at its deadline") {
   SpawnOptions opt;
   opt.argv = {"sleep", "5"};

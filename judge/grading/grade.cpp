@@ -261,8 +261,11 @@ class PeaksInUse {
     if (!fresh) return false;
     peaks_ = fresh;
     r_.machine.peaks = peaks_->measured;
-    for (BenchResult& b : r_.bench)  // the cases already timed, against the figures now known
+    for (BenchResult& b : r_.bench) {  // the cases already timed, against the figures now known
       if (b.percent_of_peak) b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *peaks_);
+      if (b.device_percent_of_peak)
+        b.device_percent_of_peak = percent_of_peak(b.bytes, b.flops, b.device->median, *peaks_);
+    }
     return true;
   }
 
@@ -370,6 +373,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
     Model model;
     double floor_s = 0;  // the physical floor of a timed call (judge/measure/calibration.h)
     std::vector<double> reported;  // the runner's own figures, for the cross-check
+    std::vector<double> on_device;  // GradeOptions::device_time: the timed calls' device times (judge bench)
     double fastest_reply = std::numeric_limits<double>::infinity();  // and the judge's, up to the reply
     const double limit = p.info().bench_time_limit_s;
     // HPCJUDGE_TRACE: a line per run, in ms, of where the run's wall time goes (the judge's, never the score's).
@@ -416,8 +420,11 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
           else loop.drop_rival(k);
         }
       };
-      const CallOptions timed{
-          .flush = true, .timeout_s = limit, .device_memory_limit = l.device_memory_limit, .quiet = &inputs};
+      const CallOptions timed{.flush = true,
+                              .timeout_s = limit,
+                              .device_memory_limit = l.device_memory_limit,
+                              .quiet = &inputs,
+                              .device_time = opt.device_time};
       // Every runner's buffers loaded before any call of the run: the rivals' from the submission's, on a GPU
       // on the device (one upload), while no call has touched them yet.
       CallOutcome o = s.load(l.sig, l.layout, timed);
@@ -469,6 +476,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       }
       if (!loop.warming_up()) {
         reported.push_back(o.reported_seconds);
+        if (o.device_seconds) on_device.push_back(*o.device_seconds);
         fastest_reply = std::min(fastest_reply, o.replied_s);
         for (size_t k = 0; k < nr; ++k)
           if (rivals->active(k)) rival_times[k].push_back(beside[k]);
@@ -494,10 +502,12 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
         b.message = *forged;
       }
     }
+    if (!on_device.empty()) b.device = Stats::of(on_device);
     if (pk.get() && b.verdict == Verdict::AC) {
       b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *pk.get());
       if (*b.percent_of_peak > 100 && pk.remeasure())
         b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *pk.get());
+      if (b.device) b.device_percent_of_peak = percent_of_peak(b.bytes, b.flops, b.device->median, *pk.get());
     }
     b.stop = b.verdict == Verdict::AC ? loop.stop_reason() : "failed";
     b.wall.total = total.lap();

@@ -57,6 +57,10 @@ struct GradeOptions {
   // functional tests, the runner started under `runner_prefix` (ncu or perf stat).
   std::string only_case;
   std::vector<std::string> runner_prefix;
+  // `judge bench`: each timed call's device time measured too, by events of the runner's own context
+  // (BenchResult::device). Only for the judge's own references and vendor anchors, whose word it is; a
+  // submission's figure is never asked for (its own clock is only cross-checked).
+  bool device_time = false;
   // A batch's participant: the report names it and the time of grading.
   std::string participant;
 };

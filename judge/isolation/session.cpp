@@ -806,6 +806,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   if (opt.setup) q.pick = sig.setup_args;
   q.args = args;
   q.device_memory_limit = opt.device_memory_limit;
+  q.device_time = opt.device_time && !opt.setup && problem_.info().kind == Kind::GPU && mode_ != "emulate";
   const Exchange x = exchange(q, opt.timeout_s, opt.setup ? "setup()" : "solve()", o);
   quiet.reset();
   if (!x.reply) return o;
@@ -813,6 +814,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   o.seconds = std::max(0.0, o.interval_s - round_trip(opt.flush).subtracted_s);
   o.replied_s = std::max(0.0, seconds_between(x.sent, x.replied) - round_trip(opt.flush).subtracted_s);
   o.reported_seconds = x.reply->seconds;
+  if (q.device_time) o.device_seconds = x.reply->device_seconds;
   o.ret = x.reply->ret;
   o.device_peak_bytes = x.reply->device_peak_bytes;
   o.device_held_bytes = x.reply->device_held_bytes;

@@ -46,6 +46,9 @@ struct CallOutcome {
   // 0.3 ms of a 0.3 ms call with 16 threads on the H200's host).
   double replied_s = 0;
   double reported_seconds = 0;  // what the runner said it took: only cross-checked
+  // CallOptions::device_time on a device: the call's device time by events of the runner's context, as the
+  // runner reports it (protocol::Reply::device_seconds): `judge bench`'s figure for the judge's own references.
+  std::optional<double> device_seconds;
   int64_t ret = 0;              // solve()'s return value, for problems whose solve returns one
   std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
   std::optional<size_t> device_held_bytes;  // CPU emulation: what it left allocated after the call
@@ -91,6 +94,9 @@ struct CallOptions {
   bool loaded = false;             // load() or load_from() put this call's buffers in place already
   ReadBack read_back = ReadBack::All;  // what is read back after the call
   BackgroundWork* quiet = nullptr;  // a timed call: paused from the flush to the reply (judge/isolation/background.h)
+  // GPU: the runner measures the call's device time too (CallOutcome::device_seconds). `judge bench` only,
+  // which times the judge's own references: a submission's word is never part of its score.
+  bool device_time = false;
 };
 
 // The channel's round trip on one runner, measured before its submission was loaded.

@@ -39,6 +39,12 @@ struct BenchResult {
   double edges = 0;  // a graph traversal's edges (Model::edges), for GTEPS; else 0
   std::optional<size_t> device_peak_bytes;  // GPU: the most over the timed runs
   std::optional<double> percent_of_peak;    // of the machine's measured FLOP rate or bandwidth (median run)
+  // GradeOptions::device_time (`judge bench`, a GPU problem): the timed calls' device time, by events of the
+  // runner's own context (from the GPU taking the call's work up to the end of its synchronise), and the
+  // median's percentage of the peak on it: the kernels' own speed, without the per-call overhead the
+  // judge's clock holds (the runner woken, the GPU switched from the judge's context).
+  std::optional<Stats> device;
+  std::optional<double> device_percent_of_peak;
   double gbps() const { return stats.median > 0 ? bytes / stats.median / 1e9 : 0; }
   double gflops() const { return stats.median > 0 ? flops / stats.median / 1e9 : 0; }
   double gteps() const { return stats.median > 0 ? edges / stats.median / 1e9 : 0; }
