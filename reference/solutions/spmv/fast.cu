@@ -13,8 +13,11 @@
 //     f where rows differ) on the matrix, on this GPU, with a scratch x and y in the workspace, and keeps the fastest, the rule's plan
 //     timed first and the timing stopped after kTuneBudget seconds; below, the rule: one width of about mean / 4
 //     lanes for rows alike, else bins of f = 4.
-//   - solve(): the rows kernel (a long row only zeroed there), then a warp per chunk adding its sum to y[row] with
-//     one atomicAdd. The order of the chunks' additions varies, which the per-row FP32 bound allows.
+//   - solve(): the rows kernel (a long row only zeroed there), then, where there are chunks, a warp per chunk adding
+//     its sum to y[row] with one atomicAdd. The order of the chunks' additions varies, which the per-row FP32 bound
+//     allows. A one-width plan runs as a kernel launched whole (a warp per unit, no fixed grid, no plan to read on
+//     the device): solve() launches by the plan setup() last wrote, kept on the host with the workspace it went to.
+//   - A lane takes four of its row's non-zeros at a time, their loads in flight together.
 #include <cuda_runtime.h>
 #include <time.h>
 
@@ -74,11 +77,33 @@ __device__ void unit_rows(long long i, int count, const int* __restrict__ list, 
             row = -1, first = last;
         }
     }
+    // Four non-zeros a lane at a time: their loads and gathers in flight together (a row of a few non-zeros is
+    // otherwise a chain of dependent loads, a latency each), added in the row's order.
     float sum = 0.0f;
-    for (int k = first + lane; k < last; k += V) sum += __ldg(values + k) * __ldg(x + __ldg(col_idx + k));
+    int k = first + lane;
+    for (; k + 3 * V < last; k += 4 * V) {
+        int c[4];
+        float v[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) c[j] = __ldg(col_idx + k + j * V), v[j] = __ldg(values + k + j * V);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) sum += v[j] * __ldg(x + c[j]);
+    }
+    for (; k < last; k += V) sum += __ldg(values + k) * __ldg(x + __ldg(col_idx + k));
 #pragma unroll
     for (int o = V / 2; o > 0; o /= 2) sum += __shfl_down_sync(0xffffffffu, sum, o, V);  // every lane is here
     if (row >= 0 && lane == 0) y[row] = sum;
+}
+
+// One width, launched whole: a warp per unit of 32 / V rows in order, no loop and no plan to read (a uniform or
+// stencil matrix: the rows kernel's fixed grid and its plan look-ups took 0.184 ms of the stencil on the H200's
+// device clock where one thread per row took 0.142).
+template <int V>
+__global__ void __launch_bounds__(256) width_kernel(int rows, const int* __restrict__ row_ptr,
+                                                    const int* __restrict__ col_idx, const float* __restrict__ values,
+                                                    const float* __restrict__ x, float* __restrict__ y) {
+    const long long i = static_cast<long long>(blockIdx.x) * (256 / V) + threadIdx.x / V;
+    unit_rows<V>(i, rows, nullptr, row_ptr, col_idx, values, x, y);
 }
 
 template <int V>
@@ -147,13 +172,42 @@ int grid_blocks() {  // enough resident warps to fill the GPU
     return blocks;
 }
 
+// The plan setup() wrote last, as the host knows it, for the workspace it wrote it into: solve() launches by it
+// (one width whole, the chunks' kernel only where there are chunks). A solve() on another workspace or matrix
+// reads the plan on the device instead, as every launch once did.
+struct Written {
+    const void* workspace = nullptr;
+    int rows = -1, nnz = -1;
+    Plan plan{};
+};
+Written g_written;
+
+template <int V>
+void launch_width(int rows, const int* row_ptr, const int* col_idx, const float* values, const float* x, float* y) {
+    const long long blocks = (static_cast<long long>(rows) + 256 / V - 1) / (256 / V);
+    width_kernel<V><<<static_cast<unsigned>(blocks), 256>>>(rows, row_ptr, col_idx, values, x, y);
+}
+
 void run(int rows, int nnz, const int* row_ptr, const int* col_idx, const float* values, const void* workspace,
          const Layout& at, const float* x, float* y) {
     const char* ws = static_cast<const char*>(workspace);
     const Plan* plan = reinterpret_cast<const Plan*>(ws);
-    rows_kernel<<<grid_blocks(), 256>>>(plan, reinterpret_cast<const int*>(ws + at.list), rows, row_ptr, col_idx,
-                                        values, x, y);
-    if (nnz > kLong)  // a long row is possible: the chunks (none for most matrices: the kernel reads 0)
+    const bool known = g_written.workspace == workspace && g_written.rows == rows && g_written.nnz == nnz;
+    if (known && !g_written.plan.binned) {
+        switch (g_written.plan.width_bin) {
+            case 0: launch_width<1>(rows, row_ptr, col_idx, values, x, y); break;
+            case 1: launch_width<2>(rows, row_ptr, col_idx, values, x, y); break;
+            case 2: launch_width<4>(rows, row_ptr, col_idx, values, x, y); break;
+            case 3: launch_width<8>(rows, row_ptr, col_idx, values, x, y); break;
+            case 4: launch_width<16>(rows, row_ptr, col_idx, values, x, y); break;
+            default: launch_width<32>(rows, row_ptr, col_idx, values, x, y); break;
+        }
+    } else {
+        rows_kernel<<<grid_blocks(), 256>>>(plan, reinterpret_cast<const int*>(ws + at.list), rows, row_ptr, col_idx,
+                                            values, x, y);
+    }
+    // A long row is possible: the chunks (none for most matrices; unknown here, the kernel reads how many).
+    if (known ? g_written.plan.chunks > 0 : nnz > kLong)
         long_chunks<<<grid_blocks(), 256>>>(plan, reinterpret_cast<const Chunk*>(ws + at.chunks), col_idx, values,
                                             x, y);
 }
@@ -187,11 +241,12 @@ Plan make_plan(const std::vector<int>& rp, int binned, int width_bin_or_f, std::
     return p;
 }
 
-void write_plan(void* workspace, const Layout& at, Plan p, int chunks, const std::vector<int>& list) {
+void write_plan(void* workspace, const Layout& at, int rows, int nnz, Plan p, int chunks, const std::vector<int>& list) {
     char* ws = static_cast<char*>(workspace);
     p.chunks = chunks;
     cudaMemcpy(ws, &p, sizeof p, cudaMemcpyHostToDevice);
     if (p.binned && !list.empty()) cudaMemcpy(ws + at.list, list.data(), list.size() * sizeof(int), cudaMemcpyHostToDevice);
+    g_written = {workspace, rows, nnz, p};
 }
 
 }  // namespace
@@ -242,7 +297,7 @@ extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int
         float best_ms = 1e30f;
         for (const auto& [binned, arg] : candidates) {
             if (seconds_now() - started > kTuneBudget) break;
-            write_plan(workspace, at, make_plan(rp, binned, arg, list), count, list);
+            write_plan(workspace, at, rows, nnz, make_plan(rp, binned, arg, list), count, list);
             run(rows, nnz, row_ptr, col_idx, values, workspace, at, x, y);
             float ms = 1e30f;
             for (int rep = 0; rep < 2; ++rep) {
@@ -259,7 +314,7 @@ extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int
         cudaEventDestroy(begin);
         cudaEventDestroy(end);
     }
-    write_plan(workspace, at, make_plan(rp, best_binned, best_arg, list), count, list);
+    write_plan(workspace, at, rows, nnz, make_plan(rp, best_binned, best_arg, list), count, list);
 }
 
 extern "C" void solve(int rows, int cols, int nnz, const int* row_ptr, const int* col_idx, const float* values,
