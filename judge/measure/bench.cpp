@@ -85,7 +85,8 @@ void mark_target(const BenchTarget& t, const std::map<std::string, Report>& repo
                      {"at_least", t.at_least},
                      {"value", value},
                      {"on", on_device.is_number() ? "device" : "judge's clock"},
-                     {"met", value.is_number() && value.get<double>() >= t.at_least}};
+                     // null: not measured (its anchor failed, say), neither met nor missed
+                     {"met", value.is_number() ? json(value.get<double>() >= t.at_least) : json(nullptr)}};
   }
 }
 
@@ -93,7 +94,8 @@ std::string target_cell(const json& row) {
   if (!row.contains("target")) return "";
   const json& t = row["target"];
   const std::string on = t.value("on", "") == "device" ? " (device)" : "";
-  return "≥" + num(t["at_least"], "%.2f") + " " + t.value("anchor", "") + on + (t["met"].get<bool>() ? ": met" : ": MISSED");
+  return "≥" + num(t["at_least"], "%.2f") + " " + t.value("anchor", "") + on + 
+         (t["met"].is_null() ? ": not measured" : t["met"].get<bool>() ? ": met" : ": MISSED");
 }
 
 }  // namespace
@@ -226,7 +228,7 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
   md += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
   std::printf("\n%-18s %-20s %10s %10s %10s %10s %12s %7s %7s %18s  %s\n", "problem", "case", "base ms", "fast ms",
               "vendor ms", "fast dev", "rate", "% peak", "% dev", "vs anchor", "target");
-  int met = 0, missed = 0;
+  int met = 0, missed = 0, unmeasured = 0;
   for (const json& prob : results["problems"])
     for (const json& row : prob["cases"]) {
       const json none;
@@ -244,7 +246,8 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
       const std::string peak = num(f["percent_of_peak"], "%.0f");
       const std::string dev_peak = num(f.contains("device_percent_of_peak") ? f["device_percent_of_peak"] : none, "%.0f");
       const std::string target = target_cell(row);
-      if (row.contains("target")) ++(row["target"]["met"].get<bool>() ? met : missed);
+      if (row.contains("target"))
+        ++(row["target"]["met"].is_null() ? unmeasured : row["target"]["met"].get<bool>() ? met : missed);
       std::printf("%-18s %-20s %10s %10s %10s %10s %12s %7s %7s %18s  %s\n", prob["problem"].get<std::string>().c_str(),
                   row["case"].get<std::string>().c_str(), base.c_str(), ms(f["median_s"]).c_str(), vend.c_str(),
                   dev.c_str(), rate.c_str(), peak.c_str(), dev_peak.c_str(), anchor.c_str(), target.c_str());
@@ -252,10 +255,11 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
             ms(f["median_s"]) + " | " + vend + " | " + dev + " | " + rate + " | " + peak + " | " + dev_peak + " | " +
             anchor + " | " + target + " |\n";
     }
-  const std::string targets = "targets: " + std::to_string(met) + " met, " + std::to_string(missed) + " missed";
+  const std::string targets = "targets: " + std::to_string(met) + " met, " + std::to_string(missed) + " missed" +
+                              (unmeasured ? ", " + std::to_string(unmeasured) + " not measured" : "");
   std::printf("\n%s\n", targets.c_str());
   md += "\n" + targets + ".\n";
-  results["targets"] = {{"met", met}, {"missed", missed}};
+  results["targets"] = {{"met", met}, {"missed", missed}, {"not_measured", unmeasured}};
   if (machine.contains("peaks"))
     md += "\nPeaks measured on this machine: " + machine["peaks"].dump() + "\n";
   std::error_code ec;
