@@ -253,19 +253,25 @@ class PeaksInUse {
     if (peaks_) r_.machine.peaks = peaks_->measured;
   }
   const std::optional<Peaks>& get() const { return peaks_; }
-  // Measures again, once per grade; false if it was done already or could not be.
-  bool remeasure() {
+  // Measures again, once per grade; false if it was done already or could not be. The cases already timed (in the
+  // report, and `timed`: those run_bench holds until it reports them in the problem's order) are put against the
+  // figures now known.
+  bool remeasure(std::vector<std::optional<BenchResult>>* timed = nullptr) {
     if (remeasured_) return false;
     remeasured_ = true;
     auto fresh = machine_peaks(paths_, r_.machine, kind_, device_, true);
     if (!fresh) return false;
     peaks_ = fresh;
     r_.machine.peaks = peaks_->measured;
-    for (BenchResult& b : r_.bench) {  // the cases already timed, against the figures now known
+    const auto again = [&](BenchResult& b) {
       if (b.percent_of_peak) b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *peaks_);
       if (b.device_percent_of_peak)
         b.device_percent_of_peak = percent_of_peak(b.bytes, b.flops, b.device->median, *peaks_);
-    }
+    };
+    for (BenchResult& b : r_.bench) again(b);
+    if (timed)
+      for (std::optional<BenchResult>& b : *timed)
+        if (b) again(*b);
     return true;
   }
 
@@ -454,7 +460,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
                      "trace run %s %d generate %.1f reference %.1f wait %.1f load %.1f rivals %.1f call %.1f check %.1f\n",
                      c.name.c_str(), run, 1e3 * made.generate_s, 1e3 * made.reference_s, 1e3 * made.waited_s,
                      1e3 * steps.load, 1e3 * steps.rivals, 1e3 * steps.call, 1e3 * steps.check);
-      if (ck.verdict == Verdict::AC && faster_than_hardware(o.interval_s, floor_s) && pk.remeasure())
+      if (ck.verdict == Verdict::AC && faster_than_hardware(o.interval_s, floor_s) && pk.remeasure(&results.done))
         floor_s = physical_floor_s(model.bytes, model.flops, *pk.get());
       if (ck.verdict == Verdict::AC && faster_than_hardware(o.interval_s, floor_s)) {
         const Peaks& peaks = *pk.get();
@@ -505,7 +511,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
     if (!on_device.empty()) b.device = Stats::of(on_device);
     if (pk.get() && b.verdict == Verdict::AC) {
       b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *pk.get());
-      if (*b.percent_of_peak > 100 && pk.remeasure())
+      if (*b.percent_of_peak > 100 && pk.remeasure(&results.done))
         b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *pk.get());
       if (b.device) b.device_percent_of_peak = percent_of_peak(b.bytes, b.flops, b.device->median, *pk.get());
     }
