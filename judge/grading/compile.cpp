@@ -275,7 +275,8 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   // The judge's own inputs on the command line (a vendor anchor's OpenBLAS library, which a compiler may list
   // with what it read: on the H200's host, g++ 13 against OpenBLAS unpacked beside the repository, matmul-cpu's
   // anchor was CE so), as the preprocessor's listing skips them (included_headers).
-  std::erase_if(read, [&](const std::string& d) { return std::find(run.argv.begin(), run.argv.end(), d) != run.argv.end(); });
+  std::erase_if(read,
+                [&](const std::string& d) { return std::find(run.argv.begin(), run.argv.end(), d) != run.argv.end(); });
   if (const std::string out = first_outside(read, workdir, allowed); !out.empty())
     return finish("reads " + out + ": " + kSourceRule, "reads " + out + ": " + kSourceRule + "\n");
   r.ok = !c.timed_out && c.status.exited && c.status.code == 0;

@@ -806,7 +806,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   if (opt.setup) q.pick = sig.setup_args;
   q.args = args;
   q.device_memory_limit = opt.device_memory_limit;
-  q.device_time = opt.device_time && !opt.setup && problem_.info().kind == Kind::GPU && mode_ != "emulate";
+  q.device_time = opt.device_time && !opt.setup;  // measured only where the runner's memory is on a device
   const Exchange x = exchange(q, opt.timeout_s, opt.setup ? "setup()" : "solve()", o);
   quiet.reset();
   if (!x.reply) return o;

@@ -94,7 +94,7 @@ std::string target_cell(const json& row) {
   if (!row.contains("target")) return "";
   const json& t = row["target"];
   const std::string on = t.value("on", "") == "device" ? " (device)" : "";
-  return "≥" + num(t["at_least"], "%.2f") + " " + t.value("anchor", "") + on + 
+  return "≥" + num(t["at_least"], "%.2f") + " " + t.value("anchor", "") + on +
          (t["met"].is_null() ? ": not measured" : t["met"].get<bool>() ? ": met" : ": MISSED");
 }
 
