@@ -99,6 +99,11 @@ TEST_CASE("compile: what the compiler read, from its dependency lists, is checke
         std::vector<std::string>{"a.cpp", "/usr/include/stdio.h", "/etc/my file.h"});
   CHECK(dependency_paths("c.o : c.cu \\\n    /usr/include/stdio.h\n") ==
         std::vector<std::string>{"c.cu", "/usr/include/stdio.h"});  // nvcc's form
+  // The linker's form (ld --dependency-file, which g++ 13 on the H200's host wrote into -MF's file): an empty
+  // rule for every file listed, whose target is a path read all the same.
+  CHECK(dependency_paths("s.so: \\\n  /tmp/cc1.o \\\n  /opt/blas/libopenblas.so\n\n/tmp/cc1.o:\n\n/opt/blas/libopenblas.so:\n") ==
+        std::vector<std::string>{"/tmp/cc1.o", "/opt/blas/libopenblas.so", "/tmp/cc1.o", "/opt/blas/libopenblas.so"});
+  CHECK(dependency_paths("x.o: a.cpp\n/etc/shadow:\n") == std::vector<std::string>{"a.cpp", "/etc/shadow"});
   Scratch s;
   std::ofstream(s.dir / "solution.cpp") << "";
   const std::vector<fs::path> allowed = {s.dir, "/usr/include"};

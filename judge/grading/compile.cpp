@@ -145,7 +145,10 @@ std::vector<std::string> dependency_paths(const std::string& rule) {
     if (targets) {
       if (token.back() == ':') targets = false;
     } else {
-      paths.push_back(token);
+      // A later rule's target (the empty rules `-MP` and the linker's `--dependency-file` add for each file
+      // listed) is a path all the same, checked without its colon.
+      if (token.back() == ':') token.pop_back();
+      if (!token.empty()) paths.push_back(token);
     }
     token.clear();
   };
@@ -272,9 +275,10 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   bool have_deps = false, have_as = false;
   std::vector<std::string> read = dependency_paths(read_deps(deps, have_deps));
   for (const std::string& d : dependency_paths(read_deps(as_deps, have_as))) read.push_back(d);
-  // The judge's own inputs on the command line (a vendor anchor's OpenBLAS library, which a compiler may list
-  // with what it read: on the H200's host, g++ 13 against OpenBLAS unpacked beside the repository, matmul-cpu's
-  // anchor was CE so), as the preprocessor's listing skips them (included_headers).
+  // The judge's own inputs on the command line (a vendor anchor's OpenBLAS library, which the linker lists with
+  // what it read where the compiler hands it the dependency file: on the H200's host, g++ 13 against OpenBLAS
+  // unpacked beside the repository, matmul-cpu's anchor was CE with "reads .../libopenblas.so:", the empty rule
+  // the linker adds for it), as the preprocessor's listing skips them (included_headers).
   std::erase_if(read,
                 [&](const std::string& d) { return std::find(run.argv.begin(), run.argv.end(), d) != run.argv.end(); });
   if (const std::string out = first_outside(read, workdir, allowed); !out.empty())

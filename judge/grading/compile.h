@@ -73,7 +73,8 @@ std::filesystem::path compiled_library(const std::filesystem::path& workdir);
 // The declarations of problems/<slug>/solve.h, one per line, as a student must write them.
 std::string expected_signature(const Problem& p, const Paths& paths);
 
-// The paths a Makefile-style dependency list (gcc -MD, as --MD) names, targets left out.
+// The paths a Makefile-style dependency list (gcc -MD, as --MD, ld --dependency-file) names: the first rule's
+// targets left out, later rules' targets (the empty rules of -MP and ld) kept as paths.
 std::vector<std::string> dependency_paths(const std::string& make_rule);
 
 // The first of `deps` (relative ones taken from `cwd`) that is not inside one
