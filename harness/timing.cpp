@@ -61,7 +61,8 @@ bool TimingLoop::want_more() const {
   if (n >= policy_.max_runs) return false;
   if (policy_.hard_budget_s > 0 && n >= 3 && elapsed() >= policy_.hard_budget_s) return false;
   if (n < policy_.min_runs) return true;
-  return !converged() && elapsed() < policy_.budget_s;
+  if (!converged() && elapsed() < policy_.budget_s) return true;
+  return policy_.cycle > 1 && n % policy_.cycle != 0;  // the cycle's end
 }
 
 void TimingLoop::add(double seconds, const std::vector<double>& rival_seconds) {

@@ -49,6 +49,9 @@ struct TimingPolicy {
   double budget_s = 3.0;         // wall-clock budget of the whole loop, warm-up included
   // Past this, the loop stops even below min_runs (never below 3 runs); 0: no such limit.
   double hard_budget_s = 0;
+  // Timed runs come in cycles of this many (side by side: the calls' order, call_order()): a loop that would
+  // stop inside a cycle runs on to its end, unless max_runs or the hard budget stops it.
+  int cycle = 1;
 };
 
 // Side by side, a ratio wants more runs than a time alone: at least this many
@@ -116,6 +119,8 @@ class TimingLoop {
   // True while the next run is a warm-up run (its time is discarded).
   bool warming_up() const { return warmups_done_ < policy_.warmup_runs; }
   bool want_more() const;
+  // The timed runs added so far (the warm-up not counted): the next run's place in its cycle.
+  size_t timed_runs() const { return samples_.size(); }
   // One run; `rival_seconds` holds each rival's time of the same run (all or none).
   void add(double seconds, const std::vector<double>& rival_seconds = {});
   // A rival that failed or was withdrawn: its ratios no longer hold the loop.

@@ -1,10 +1,12 @@
 // The timing loop's statistics and stopping rule.
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
 #include "harness/timing.h"
+#include "judge/grading/rivals.h"
 
 using namespace hpcjudge;
 using Catch::Approx;
@@ -103,6 +105,67 @@ TEST_CASE("side by side: the loop also waits for each rival's ratio to converge"
   while (steady.want_more()) steady.add(2.0, {1.0});
   CHECK(steady.samples().size() == 3);
   CHECK(steady.log_ratios(0).size() == 3);  // the warm-up's ratio is not kept
+}
+
+TEST_CASE("side by side: a loop in cycles of the calls' order stops at a cycle's end") {
+  TimingLoop loop({.warmup_runs = 1, .min_runs = 10, .max_runs = 100, .target_rel_sem = 0.01, .budget_s = 60,
+                   .cycle = 6},
+                  2);
+  while (loop.want_more()) loop.add(2.0, {2.0, 4.0});
+  CHECK(loop.samples().size() == 12);  // converged at 10, the cycle ended at 12
+  // max_runs and the hard budget still stop it inside a cycle.
+  TimingLoop capped({.warmup_runs = 0, .min_runs = 10, .max_runs = 11, .target_rel_sem = 0.01, .budget_s = 60,
+                     .cycle = 6},
+                    2);
+  while (capped.want_more()) capped.add(2.0, {2.0, 4.0});
+  CHECK(capped.samples().size() == 11);
+  TimingLoop hard({.warmup_runs = 0, .min_runs = 10, .max_runs = 100, .target_rel_sem = 0.01, .budget_s = 0,
+                   .hard_budget_s = 0.03, .cycle = 6},
+                  2);
+  while (hard.want_more()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    hard.add(2.0, {2.0, 4.0});
+  }
+  CHECK(hard.samples().size() == 3);
+}
+
+TEST_CASE("side by side: every side is at every place of a run as often, each pair swapping places run to run") {
+  for (size_t rivals : {size_t{0}, size_t{1}, size_t{2}, size_t{3}}) {
+    CAPTURE(rivals);
+    const size_t cycle = call_order_cycle(rivals), sides = rivals + 1;
+    // place[side][run]: side 0 the submission, side k + 1 rival k.
+    std::vector<std::vector<size_t>> place(sides, std::vector<size_t>(cycle));
+    for (size_t run = 0; run < cycle; ++run) {
+      const std::vector<int> order = call_order(run, rivals);
+      REQUIRE(order.size() == sides);
+      std::vector<int> sorted = order;
+      std::sort(sorted.begin(), sorted.end());
+      for (size_t i = 0; i < sides; ++i) CHECK(sorted[i] == static_cast<int>(i) - 1);  // a permutation
+      for (size_t i = 0; i < sides; ++i) place[static_cast<size_t>(order[i] + 1)][run] = i;
+      CHECK(call_order(run + cycle, rivals) == order);  // it repeats
+    }
+    // The submission against each rival: every (its place, the rival's place) as often as the mirror image.
+    for (size_t k = 1; k < sides; ++k)
+      for (size_t i = 0; i < sides; ++i)
+        for (size_t j = 0; j < sides; ++j) {
+          size_t ij = 0, ji = 0;
+          for (size_t run = 0; run < cycle; ++run) {
+            ij += place[0][run] == i && place[k][run] == j;
+            ji += place[0][run] == j && place[k][run] == i;
+          }
+          CHECK(ij == ji);
+        }
+    if (rivals != 2) continue;
+    // Two rivals: each side at each place twice in the 6 runs, and the submission and the fast reference
+    // trade places in each pair of runs (0 and 1, 2 and 3, 4 and 5), the baseline staying put.
+    for (size_t side = 0; side < sides; ++side)
+      for (size_t i = 0; i < sides; ++i) CHECK(std::count(place[side].begin(), place[side].end(), i) == 2);
+    for (size_t run = 0; run < cycle; run += 2) {
+      CHECK(place[0][run] == place[1][run + 1]);
+      CHECK(place[1][run] == place[0][run + 1]);
+      CHECK(place[2][run] == place[2][run + 1]);
+    }
+  }
 }
 
 TEST_CASE("a hard budget stops the loop below its minimum of runs, never below 3") {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <future>
@@ -370,6 +371,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
     if (nr > 0) {  // side by side: enough runs for the ratios too, within a stretch of the case's own budget
       policy.min_runs = std::max(policy.min_runs, kSideBySideMinRuns);
       policy.hard_budget_s = kSideBySideHardBudget * own_budget_s;
+      policy.cycle = static_cast<int>(call_order_cycle(nr));
     }
     TimingLoop loop(policy, nr);
     const Stopwatch looping;
@@ -388,7 +390,9 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       double load = 0, rivals = 0, call = 0, check = 0;
     } steps;
     // A GPU problem's next input set is made while this run's calls are in flight (judge/grading/inputs_ahead.h).
-    InputsAhead inputs(p, c, l, opt.seed, {.ahead = p.info().kind == Kind::GPU && !r.emulated, .spot = spot});
+    // HPCJUDGE_NO_INPUTS_AHEAD=1 makes each set when taken, to compare (docs/design.md, "The loop").
+    const bool ahead = p.info().kind == Kind::GPU && !r.emulated && !std::getenv("HPCJUDGE_NO_INPUTS_AHEAD");
+    InputsAhead inputs(p, c, l, opt.seed, {.ahead = ahead, .spot = spot});
     for (int run = 0; loop.want_more(); ++run) {
       const uint32_t set = 2 + static_cast<uint32_t>(run);
       Stopwatch step;
@@ -407,24 +411,22 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       step.lap();
       steps.load = steps.rivals = steps.call = 0;
       prepare(l, s.image());
-      // The rivals on the same inputs, before the submission's call on odd runs and
-      // after it on even ones, so neither side always follows the other.
+      // The rivals on the same inputs, each side at each place of the run as often as another
+      // (call_order(): the place changes a call's time).
       std::vector<double> beside(nr, 0.0);
-      auto call_rivals = [&] {
-        for (size_t k = 0; k < nr; ++k) {
-          if (!rivals->active(k)) {  // withdrawn (in its load or an earlier call): its ratios no longer wait
-            loop.drop_rival(k);
-            continue;
-          }
-          // Its interval less the submission's round trip, not its own: each runner's round trip is an estimate
-          // (the 10th percentile of 21 cold pings), and on the H200 the rivals' came out at least 40 and 97 us
-          // above the submission's, which put a fixed error into every ratio of a short case (vector-add's n32M,
-          // the fast reference against itself: 1.12x its twin's time, and 1.03x its baseline's, though the raw
-          // intervals' medians were 615 us against 632 and 676).
-          const auto interval = rivals->call(k, p, c, run == 0 ? &against : nullptr, limit, &inputs);
-          if (interval) beside[k] = std::max(0.0, *interval - s.round_trip(true).subtracted_s);
-          else loop.drop_rival(k);
+      auto call_rival = [&](size_t k) {
+        if (!rivals->active(k)) {  // withdrawn (in its load or an earlier call): its ratios no longer wait
+          loop.drop_rival(k);
+          return;
         }
+        // Its interval less the submission's round trip, not its own: each runner's round trip is an estimate
+        // (the 10th percentile of 21 cold pings), and on the H200 the rivals' came out at least 40 and 97 us
+        // above the submission's, which put a fixed error into every ratio of a short case (vector-add's n32M,
+        // the fast reference against itself: 1.12x its twin's time, and 1.03x its baseline's, though the raw
+        // intervals' medians were 615 us against 632 and 676).
+        const auto interval = rivals->call(k, p, c, run == 0 ? &against : nullptr, limit, &inputs);
+        if (interval) beside[k] = std::max(0.0, *interval - s.round_trip(true).subtracted_s);
+        else loop.drop_rival(k);
       };
       const CallOptions timed{.flush = true,
                               .timeout_s = limit,
@@ -437,14 +439,18 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       if (o.status == CallOutcome::Ok) {
         if (nr > 0) rivals->load(c, l, s, limit);
         steps.load = step.lap();
-        if (run % 2 == 1) call_rivals();
-        steps.rivals += step.lap();
-        CallOptions now = timed;
-        now.loaded = true;
-        o = s.call(l.sig, l.layout, now);
-        steps.call = step.lap();
-        if (run % 2 == 0 && o.status == CallOutcome::Ok) call_rivals();
-        steps.rivals += step.lap();
+        for (const int who : call_order(loop.timed_runs(), nr)) {
+          if (who != kSubmissionCall) {
+            call_rival(static_cast<size_t>(who));
+            steps.rivals += step.lap();
+            continue;
+          }
+          CallOptions now = timed;
+          now.loaded = true;
+          o = s.call(l.sig, l.layout, now);
+          steps.call = step.lap();
+          if (o.status != CallOutcome::Ok) break;  // the rest would be measured for nothing
+        }
       }
       if (o.device_peak_bytes) b.device_peak_bytes = std::max(b.device_peak_bytes.value_or(0), *o.device_peak_bytes);
       b.wall.calls += phase.lap();

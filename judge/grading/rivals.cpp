@@ -1,5 +1,6 @@
 #include "judge/grading/rivals.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "harness/bytes.h"
@@ -29,6 +30,25 @@ bool baseline_is_quick(const Problem& p, const Scale& cached) {
 }
 
 }  // namespace
+
+size_t call_order_cycle(size_t rivals) { return rivals == 0 ? 1 : rivals == 1 ? 2 : rivals == 2 ? 6 : 2 * (rivals + 1); }
+
+std::vector<int> call_order(size_t run, size_t rivals) {
+  constexpr int S = kSubmissionCall;
+  if (rivals == 2) {  // the six orders, each pair of runs the submission and the fast reference swapped
+    static constexpr int kCycle[6][3] = {{S, 0, 1}, {0, S, 1}, {1, S, 0}, {1, 0, S}, {S, 1, 0}, {0, 1, S}};
+    const int* o = kCycle[run % 6];
+    return {o[0], o[1], o[2]};
+  }
+  // Otherwise each rotation of (submission, rivals...) and then the same backwards: a pair of sides d places
+  // apart in a rotation is -d apart in its reverse, so each (place, place) comes as often as its mirror image.
+  std::vector<int> order{S};
+  for (size_t k = 0; k < rivals; ++k) order.push_back(static_cast<int>(k));
+  const size_t sides = rivals + 1, r = run % call_order_cycle(rivals);
+  std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>((r / 2) % sides), order.end());
+  if (r % 2 == 1) std::reverse(order.begin(), order.end());
+  return order;
+}
 
 Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const SessionOptions& session,
                const Scale& cached) {

@@ -30,6 +30,20 @@ namespace hpcjudge {
 // A baseline slower than this per call (its cached median, on any case) is not timed beside.
 inline constexpr double kBaselineBesideS = 0.02;
 
+// The order of a side-by-side run's calls: kSubmissionCall for the submission's, k for rival k (0 the fast
+// reference, 1 the baseline). A call's place in its run changes its time: on the H200 (2026-12-04, each fast
+// reference judged as a submission, HPCJUDGE_TRACE) a run's first call took 25-70 us more than its last, mostly
+// between the runner's synchronise and its reply reaching the judge. With S F B on even runs and F B S on odd
+// ones, the submission was last in half the runs and the fast reference never, and the fast reference judged
+// as a submission scored 2.9 points over 100 in both grades of prefix-sum (its n16M at 0.94-0.97x its twin's
+// time on odd runs). So the order goes through a cycle of call_order_cycle() runs in which the submission and
+// the fast reference swap places in each pair of runs (S F B, F S B, B S F, B F S, S B F, F B S): each ratio of
+// the submission to a rival is taken as often with either in front, at mirrored places, and each side is at
+// each place as often as any other.
+inline constexpr int kSubmissionCall = -1;
+size_t call_order_cycle(size_t rivals);
+std::vector<int> call_order(size_t run, size_t rivals);
+
 class Rivals {
  public:
   // Spawns the rivals' runners, each for the library its compile will leave in a folder of its own; `session`
