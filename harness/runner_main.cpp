@@ -23,6 +23,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <memory>
 #include <string>
@@ -83,6 +84,14 @@ class Runner {
       }
       if (m->fd >= 0) close(m->fd);
       r.seq = req->seq;
+      // This thread's CPU time brought up to date before the reply: the judge counts the CPU the runner's
+      // processes use from the reply to their stop (work done after a reply is timed), and the kernel adds
+      // a running thread's time to the count another process reads only at a tick or a switch. On the H200
+      // (2026-12-04) the runner's spin in its synchronise was so counted after the reply in 5-50% of calls by
+      // their place in a run, each then timed to the stop, about 0.25 ms more. Reading its own clock makes
+      // the kernel account it (task_sched_runtime).
+      timespec own{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own);
       send_message(opt_.channel, r);
       if (r.fatal) return 3;  // a lost CUDA context ends the process, never the judge
     }

@@ -45,9 +45,10 @@ constexpr auto kDeviceWorkLimit = std::chrono::milliseconds(500);
 constexpr int kHoldPasses = 4;
 
 // HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
-// from the judge's `sent`, its own moments (sent, resumed, handed, unlocked, replied, fenced, stopped) and the
+// from the judge's `sent`, its own moments (handed: the interval's start; resumed, unlocked, arrived: the
+// reply there to read, the interval's end on a CPU; fenced: its end on a GPU; parsed, stopped) and the
 // runner's marks, on the same monotonic clock.
-void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 7>& judge, double cpu_after_us,
+void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 8>& judge, double cpu_after_us,
                  const Reply& r) {
   const auto sent = judge[0];
   const auto us = [&](Clock::time_point t) {
@@ -65,8 +66,8 @@ void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 7>
     std::snprintf(buf, sizeof buf, " %s %.1f", names[i], (static_cast<double>(r.marks[i]) - sent_ns) / 1e3);
     line += buf;
   }
-  std::snprintf(buf, sizeof buf, " replied %.1f fenced %.1f stopped %.1f cpu-after %.1f reported %.1f", us(judge[3]),
-                us(judge[4]), us(judge[5]), cpu_after_us, r.seconds * 1e6);
+  std::snprintf(buf, sizeof buf, " arrived %.1f fenced %.1f parsed %.1f stopped %.1f cpu-after %.1f reported %.1f",
+                us(judge[7]), us(judge[4]), us(judge[3]), us(judge[5]), cpu_after_us, r.seconds * 1e6);
   line += buf;
   std::fprintf(stderr, "%s\n", line.c_str());
 }
@@ -451,7 +452,8 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     }
   } awake{timed ? opt_.keep_awake : nullptr};
   if (awake.s) awake.s->hold();
-  // The request waits in the channel while the runner is stopped: resumed, it finds it at once.
+  // The request waits in the channel while the runner is stopped: resumed, it finds it at once. The clock
+  // starts once it is written, just before the resume: nothing of the runner's runs before that.
   x.sent = Clock::now();
   bool sent = true;
   try {
@@ -459,12 +461,18 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   } catch (const std::exception&) {
     sent = false;  // the runner is gone: its exit says how
   }
-  const auto handed = Clock::now();
+  const auto handed = x.start = Clock::now();
   family_->resume();
   const auto resumed = Clock::now();
   // Its CUDA calls go on from here (the runner's first waits for this): inside the interval, as in the pings.
   if (!release_device_work(o, during)) return x;
   const auto unlocked = Clock::now();
+  // The call ends when its reply is there to read, not once it is read and parsed (10-33 us of the judge's
+  // own on the H200's host, 2026-12-04): at each message's arrival the judge takes the time, the CPU the
+  // family has used and, on a GPU, its fence, and keeps them where the message is the reply.
+  Clock::time_point arrived = unlocked, fenced = unlocked;
+  uint64_t cpu_got = 0;
+  std::vector<pid_t> before;
   for (;;) {
     const Child::Wake w = sent ? child_->wait(channel_, deadline, spin) : child_->wait(-1, deadline);
     if (w == Child::Wake::Timeout) {
@@ -482,7 +490,19 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
       return x;
     }
     std::optional<Message> m;
-    if (w == Child::Wake::Readable) m = receive(channel_);
+    if (w == Child::Wake::Readable) {
+      arrived = fenced = Clock::now();
+      cpu_got = family_->cpu_ns();
+      before = family_->known();
+      // A GPU call ends on the device too: work of the judge's own, enqueued now, runs once the call's
+      // kernels are over, or once they are preempted at a time slice's end; what such a kernel writes after
+      // that is not in the outputs, which the judge reads back first (Session::call).
+      if (device_) {
+        device_->fence();
+        fenced = Clock::now();
+      }
+      m = receive(channel_);
+    }
     if (!m) {
       family_->kill();
       const ExitStatus st = exit_ = reap();
@@ -503,21 +523,12 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     x.reply = std::move(r);
     break;
   }
-  // The call ends with its reply, unless the submission's processes went on
-  // working after it (more CPU than the runner needs to go back to waiting):
-  // then it ends only when they were all stopped.
-  // A GPU call ends on the device too: work of the judge's own, enqueued after
-  // the reply, runs once the call's kernels are over, or once they are
-  // preempted at a time slice's end; what such a kernel writes after that is
-  // not in the outputs, which the judge reads back first (Session::call).
-  auto got = Clock::now();
-  x.replied = got;
-  const uint64_t cpu_got = family_->cpu_ns();
-  const std::vector<pid_t> before = family_->known();
-  if (device_) {
-    device_->fence();
-    got = Clock::now();
-  }
+  // The call ends with its reply (and on a GPU the fence after it), unless the submission's processes went
+  // on working after it (more CPU than the runner needs to go back to waiting): then it ends only when they
+  // were all stopped.
+  const auto parsed = Clock::now();
+  x.replied = arrived;
+  const auto got = fenced;
   if (awake.s) std::exchange(awake.s, nullptr)->release();  // the call is over: they sleep while it is stopped
   std::string why;
   if (!family_->stop(kStopLimit, &why)) {
@@ -553,7 +564,8 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     }
   }
   if (trace_ && (q.op == Op::Call || q.op == Op::Ping))
-    print_trace(q.op == Op::Call, child_->pid(), {x.sent, resumed, handed, x.replied, got, x.stopped, unlocked},
+    print_trace(q.op == Op::Call, child_->pid(),
+                {x.sent, resumed, handed, parsed, got, x.stopped, unlocked, arrived},
                 cpu_stopped == UINT64_MAX ? -1.0 : static_cast<double>(cpu_stopped - cpu_got) / 1e3, *x.reply);
   const Reply& r = *x.reply;
   if (!r.ok) {
@@ -652,7 +664,7 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
     q.op = Op::Ping;
     const Exchange x = exchange(q, timeout_s, "measuring the channel", o);
     if (!x.reply || !x.reply->ok) return {};
-    if (i >= kRoundTripWarmup) samples.push_back(seconds_between(x.sent, x.end));
+    if (i >= kRoundTripWarmup) samples.push_back(seconds_between(x.start, x.end));
   }
   std::sort(samples.begin(), samples.end());
   const auto at = [&](double q) { return samples[static_cast<size_t>(q * static_cast<double>(samples.size() - 1))]; };
@@ -810,9 +822,9 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   const Exchange x = exchange(q, opt.timeout_s, opt.setup ? "setup()" : "solve()", o);
   quiet.reset();
   if (!x.reply) return o;
-  o.interval_s = seconds_between(x.sent, x.end);
+  o.interval_s = seconds_between(x.start, x.end);
   o.seconds = std::max(0.0, o.interval_s - round_trip(opt.flush).subtracted_s);
-  o.replied_s = std::max(0.0, seconds_between(x.sent, x.replied) - round_trip(opt.flush).subtracted_s);
+  o.replied_s = std::max(0.0, seconds_between(x.start, x.replied) - round_trip(opt.flush).subtracted_s);
   o.reported_seconds = x.reply->seconds;
   if (q.device_time) o.device_seconds = x.reply->device_seconds;
   o.ret = x.reply->ret;

@@ -197,8 +197,9 @@ class Session {
  private:
   struct Exchange {
     std::optional<protocol::Reply> reply;
-    Clock::time_point sent;     // the judge's clock: just before the family was resumed
-    Clock::time_point replied;  // the reply read
+    Clock::time_point sent;     // the judge's clock: before the request was written (HPCJUDGE_TRACE's zero)
+    Clock::time_point start;    // the interval's start: the request written, just before the family was resumed
+    Clock::time_point replied;  // the reply there to read (before it was read and parsed)
     Clock::time_point stopped;  // when it was stopped again
     Clock::time_point end;      // the reply, or the stop where the processes worked on after the reply
     bool late_work = false;
