@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <strings.h>
 #include <vector>
 
 #ifdef HPCJUDGE_HAVE_CBLAS
 #include <cblas.h>
+extern "C" char* openblas_get_corename(void);
 #endif
 
 #include "harness/philox.h"
@@ -77,6 +79,25 @@ std::string matmul_spot_check(std::span<const float> A, std::span<const float> B
     }
   }
   return "";
+}
+
+const char* openblas_coretype_for(const char* chosen, bool avx512, bool avx2_fma) {
+  // OpenBLAS's x86 kernels of the AVX2 class or later (DYNAMIC_ARCH's names, compared without case).
+  for (const char* good : {"haswell", "zen", "skylakex", "cooperlake", "sapphirerapids", "excavator"})
+    if (chosen && strcasecmp(chosen, good) == 0) return nullptr;
+  return avx512 ? "SkylakeX" : avx2_fma ? "Haswell" : nullptr;
+}
+
+const char* openblas_coretype_to_name() {
+#if defined(HPCJUDGE_HAVE_CBLAS) && defined(__x86_64__)
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  return openblas_coretype_for(openblas_get_corename(), avx512,
+                               __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#else
+  return nullptr;
+#endif
 }
 
 }  // namespace hpcjudge::reference

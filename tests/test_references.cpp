@@ -2,6 +2,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <cmath>
 #include <omp.h>
+#include <string>
 #include <vector>
 
 #include "harness/generators.h"
@@ -37,6 +38,18 @@ TEST_CASE("softmax reference stays finite where the naive formula overflows") {
   CHECK(std::abs(y[0] - 1 / (1 + std::exp(-1.0))) < 1e-15);
   CHECK(std::abs(y[1] - std::exp(-1.0) / (1 + std::exp(-1.0))) < 1e-15);
   CHECK(y[2] == 0.0);
+}
+
+TEST_CASE("OpenBLAS's kernels are named where it took the CPU for an older one than its features say") {
+  using reference::openblas_coretype_for;
+  // The H200's host: a CPU model OpenBLAS 0.3.21 does not know, with AVX-512.
+  CHECK(std::string(openblas_coretype_for("Prescott", true, true)) == "SkylakeX");
+  CHECK(std::string(openblas_coretype_for("Nehalem", false, true)) == "Haswell");
+  CHECK(std::string(openblas_coretype_for(nullptr, false, true)) == "Haswell");
+  CHECK(openblas_coretype_for("Prescott", false, false) == nullptr);  // nothing better to name
+  // Its own choice of the AVX2 class or later is kept (this VM: Cooperlake).
+  for (const char* own : {"Cooperlake", "SKYLAKEX", "Haswell", "Zen", "SapphireRapids"})
+    CHECK(openblas_coretype_for(own, true, true) == nullptr);
 }
 
 TEST_CASE("matmul reference matches the triple loop with A MxN and B NxK") {

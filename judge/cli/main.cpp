@@ -26,6 +26,7 @@
 #include <cstring>
 #include <optional>
 
+#include "reference/matmul.h"
 #include "judge/classroom/batch.h"
 #include "judge/files.h"
 #include "judge/measure/bench.h"
@@ -586,9 +587,13 @@ int main(int argc, char** argv) {
   // for 2^28 cycles (about 0.1 s) after each reference matmul, through the timed
   // calls that follow it. Both libraries read their setting once, at load: set
   // them and start again.
-  if (!std::getenv("OMP_WAIT_POLICY") || !std::getenv("OPENBLAS_THREAD_TIMEOUT")) {
+  // OpenBLAS's kernels likewise, where it took this CPU for an older one (reference/matmul.h): the judge's own
+  // references and the runners (matmul-cpu's vendor anchor) inherit the name.
+  const char* coretype = std::getenv("OPENBLAS_CORETYPE") ? nullptr : reference::openblas_coretype_to_name();
+  if (!std::getenv("OMP_WAIT_POLICY") || !std::getenv("OPENBLAS_THREAD_TIMEOUT") || coretype) {
     if (!std::getenv("OMP_WAIT_POLICY")) setenv("OMP_WAIT_POLICY", "passive", 1);
     if (!std::getenv("OPENBLAS_THREAD_TIMEOUT")) setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);
+    if (coretype) setenv("OPENBLAS_CORETYPE", coretype, 1);
     execv("/proc/self/exe", argv);
   }
   // The judge holds the reference answers: a submission running as the same
