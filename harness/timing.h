@@ -119,8 +119,6 @@ class TimingLoop {
   // True while the next run is a warm-up run (its time is discarded).
   bool warming_up() const { return warmups_done_ < policy_.warmup_runs; }
   bool want_more() const;
-  // The timed runs added so far (the warm-up not counted): the next run's place in its cycle.
-  size_t timed_runs() const { return samples_.size(); }
   // One run; `rival_seconds` holds each rival's time of the same run (all or none).
   void add(double seconds, const std::vector<double>& rival_seconds = {});
   // A rival that failed or was withdrawn: its ratios no longer hold the loop.

@@ -439,7 +439,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       if (o.status == CallOutcome::Ok) {
         if (nr > 0) rivals->load(c, l, s, limit);
         steps.load = step.lap();
-        for (const int who : call_order(loop.timed_runs(), nr)) {
+        for (const int who : call_order(loop.samples().size(), nr)) {  // the timed runs so far: this one's place
           if (who != kSubmissionCall) {
             call_rival(static_cast<size_t>(who));
             steps.rivals += step.lap();
