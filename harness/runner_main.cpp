@@ -32,6 +32,7 @@
 #include "calibrate.h"
 #include "channel.h"
 #include "deferred_work.h"
+#include "profiler_range.h"
 #include "problem.h"
 #include "protocol.h"
 #include "runner_memory.h"
@@ -223,6 +224,7 @@ class Runner {
   // as it is done (the judge's clock runs until it has the reply).
   Reply call(const Request& q) {
     const std::vector<ArgValue> args = arguments(q);
+    const ProfileRange range(profile_range_);  // `judge profile`: its kernels, not setup()'s
     return run("solve()", {.device_memory_limit = q.device_memory_limit, .device_time = q.device_time},
                [&] { return problem_.invoke(solve_, args); });
   }
@@ -292,6 +294,7 @@ class Runner {
   }
 
   const Options& opt_;
+  const bool profile_range_ = profile_range_wanted();
   const Problem& problem_;
   int64_t received_ns_ = 0;  // when the request being served was read (Reply::marks)
   std::unique_ptr<RunnerMemory> memory_;

@@ -102,6 +102,8 @@ TEST_CASE("the runner's prefixes: ncu filtered to the submission's kernels, perf
   const auto n = ncu_prefix("/opt/ncu", {"_Z3addPfi", "plain"}, 2, "/tmp/x/rep");
   const std::string s = [&] { std::string t; for (const auto& a : n) t += a + " "; return t; }();
   CHECK_THAT(s, ContainsSubstring("--set full --launch-count 2 -f -o /tmp/x/rep"));
+  // Only the launches inside the runner's range around solve(), never setup()'s (harness/profiler_range.h).
+  CHECK_THAT(s, ContainsSubstring("--nvtx --nvtx-include solve/ "));
   CHECK_THAT(s, ContainsSubstring("--kernel-name-base mangled --kernel-name regex:^(_Z3addPfi|plain)$"));
   // A kernel in an anonymous namespace: its hash differs from compile to compile, so any is matched.
   const auto a = ncu_prefix("/opt/ncu", {"_ZN44_GLOBAL__N__4f7730c0_11_solution_cu_b32257a811scan_expandEPKj"}, 1, "r");

@@ -30,6 +30,7 @@
 #include "judge/classroom/batch.h"
 #include "judge/files.h"
 #include "judge/measure/bench.h"
+#include "harness/profiler_range.h"
 #include "judge/measure/gpu.h"
 #include "judge/grading/grade.h"
 #include "harness/generators.h"
@@ -253,7 +254,8 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
     std::vector<std::string> mangled;
     for (const KernelResources& k : cr.kernels) mangled.push_back(k.mangled);
     // ncu keeps its settings under $HOME: the runner's own user (as root) may write only the profile's folder.
-    opt.runner_prefix = {"env", "HOME=" + tmp.string()};
+    // The runner marks its calls of solve() for ncu's filter (harness/profiler_range.h).
+    opt.runner_prefix = {"env", "HOME=" + tmp.string(), std::string(kProfileRangeEnv) + "=1"};
     for (auto& a : ncu_prefix(tool, mangled, static_cast<int>(mangled.size()), tmp / base))
       opt.runner_prefix.push_back(std::move(a));
   } else {

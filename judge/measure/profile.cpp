@@ -8,6 +8,7 @@
 #include <regex>
 #include <sstream>
 
+#include "harness/profiler_range.h"
 #include "judge/measure/gpu.h"
 
 namespace hpcjudge {
@@ -219,7 +220,10 @@ std::vector<std::string> ncu_prefix(const std::string& ncu, const std::vector<st
   std::string names;
   for (const auto& k : mangled_kernels)
     names += (names.empty() ? "" : "|") + std::regex_replace(k, anonymous, "_GLOBAL__N__[0-9a-f]+_");
-  std::vector<std::string> argv = {ncu, "--target-processes", "all", "--set", "full", "--launch-count",
+  // Only launches inside the runner's range around solve() (harness/profiler_range.h): setup() may launch the
+  // same kernels, untimed, before the first call (spmv's fast reference times its candidate plans there).
+  std::vector<std::string> argv = {ncu, "--target-processes", "all", "--nvtx", "--nvtx-include",
+                                   std::string(kProfileRangeName) + "/", "--set", "full", "--launch-count",
                                    std::to_string(std::max(1, launches)), "-f", "-o", report_base.string()};
   if (!names.empty()) argv.insert(argv.end(), {"--kernel-name-base", "mangled", "--kernel-name", "regex:^(" + names + ")$"});
   return argv;
