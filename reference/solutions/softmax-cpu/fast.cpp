@@ -5,20 +5,30 @@
 // exp(m_old - m_new)), then adds the block's sum of exp(x - m) -- computed in float, the
 // block is still in L1 -- into the double s. Threads are then combined:
 // M = max m_t, S = sum s_t * exp(m_t - M).
-// Pass 2: output[i] = exp(input[i] - M) * (1 / S).
+// Pass 2: output[i] = exp(input[i] - M) * (1 / S); an output of 64 MiB or more by non-temporal stores
+// (write_streaming), which skip the read for ownership that a plain store makes of each line.
 // Both exp loops use fexp() below, a branch-free polynomial exp the compiler vectorises
 // (glibc's vector expf is only used under -ffast-math). Relative error ~1e-7, far below
 // the 1e-3 tolerance.
+// Measured on the H200's 16-core host (2026-12-04, `judge bench softmax-cpu`): n100M 19.15 ms, 77% of the copy
+// bandwidth in the 12-byte model (67% with plain stores, in the bench run before); n16M 4.21 ms, n1M 1.06 ms.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <immintrin.h>
 #include <omp.h>
 
 namespace {
 
 constexpr int kBlock = 4096;
+constexpr long kStreamBytes = 64l << 20;  // outputs from 64 MiB up are streamed (n16M and n100M; not n1M)
+#ifdef __AVX__
+constexpr long kStoreBytes = 32;
+#else
+constexpr long kStoreBytes = 16;
+#endif
 
 #ifdef __FMA__
 #define FMA(a, b, c) std::fma(a, b, c)
@@ -64,6 +74,36 @@ inline float block_max(const float* x, int len) {
     return m;
 }
 
+
+// Pass 2 for an output larger than the caches: output[lo, hi) written by non-temporal stores, which go to memory
+// without first reading each line into the cache (a plain store's read for ownership: 4 more bytes an element
+// from memory, where the pass reads 4 and writes 4). A block of kBlock results is made in an L1 buffer by the
+// vectorised loop, then streamed out in 32-byte (16-byte without AVX) stores; the unaligned ends are plain stores.
+// The sfence orders the streamed stores before the thread's return.
+void write_streaming(const float* input, float* output, long lo, long hi, float M, float inv) {
+    constexpr long kVec = kStoreBytes / (long)sizeof(float);
+    long i = lo;
+    for (; i < hi && (reinterpret_cast<uintptr_t>(output + i) % kStoreBytes) != 0; ++i)
+        output[i] = fexp(input[i] - M) * inv;
+    alignas(64) float buf[kBlock];
+    while (hi - i >= kVec) {
+        const long len = std::min<long>(kBlock, (hi - i) / kVec * kVec);
+        const float* __restrict x = input + i;
+#pragma omp simd
+        for (long k = 0; k < len; ++k) buf[k] = fexp(x[k] - M) * inv;
+        for (long k = 0; k < len; k += kVec) {
+#ifdef __AVX__
+            _mm256_stream_ps(output + i + k, _mm256_load_ps(buf + k));
+#else
+            _mm_stream_ps(output + i + k, _mm_load_ps(buf + k));
+#endif
+        }
+        i += len;
+    }
+    for (; i < hi; ++i) output[i] = fexp(input[i] - M) * inv;
+    _mm_sfence();
+}
+
 }  // namespace
 
 extern "C" void solve(const float* input, float* output, int N) {
@@ -71,6 +111,8 @@ extern "C" void solve(const float* input, float* output, int N) {
     float tmax[kMaxThreads];
     double tsum[kMaxThreads];
 
+    // An output larger than the caches goes out by non-temporal stores (below); a smaller one stays in them.
+    const bool stream = (long)N * (long)sizeof(float) >= kStreamBytes;
 #pragma omp parallel num_threads(std::min(omp_get_max_threads(), kMaxThreads))
     {
         const int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -107,8 +149,12 @@ extern "C" void solve(const float* input, float* output, int N) {
             if (tsum[k] > 0.0) S += tsum[k] * std::exp((double)tmax[k] - (double)M);
         const float inv = (float)(1.0 / S);
 
-        float* __restrict y = output;
+        if (stream) {
+            write_streaming(input, output, lo, hi, M, inv);
+        } else {
+            float* __restrict y = output;
 #pragma omp simd
-        for (long i = lo; i < hi; ++i) y[i] = fexp(input[i] - M) * inv;
+            for (long i = lo; i < hi; ++i) y[i] = fexp(input[i] - M) * inv;
+        }
     }
 }
