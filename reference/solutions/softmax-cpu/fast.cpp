@@ -10,8 +10,11 @@
 // Both exp loops use fexp() below, a branch-free polynomial exp the compiler vectorises
 // (glibc's vector expf is only used under -ffast-math). Relative error ~1e-7, far below
 // the 1e-3 tolerance.
-// Measured on the H200's 16-core host (2026-12-04, `judge bench softmax-cpu`): n100M 19.15 ms, 77% of the copy
-// bandwidth in the 12-byte model (67% with plain stores, in the bench run before); n16M 4.21 ms, n1M 1.06 ms.
+// Measured on the H200's 16-core host (2026-12-04): judged as a submission beside the version with plain stores,
+// 0.88x its time at n100M and 0.95x at n16M (medians of 10 and 20 paired runs; intervals 0.71-1.11 and 0.89-1.06).
+// `judge bench softmax-cpu` then gave n100M 19.15 ms, 77% of a copy bandwidth measured at 80.9 GB/s in that run,
+// where the run before gave the plain stores 18.90 ms, 67% of 94.2 GB/s: the host's own bandwidth moved more than
+// the two versions differ.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
