@@ -32,9 +32,13 @@ constexpr size_t kForkBomb = 16;
 constexpr auto kStopLimit = std::chrono::seconds(2);
 // The round trip: warm-up exchanges, then the measured ones.
 constexpr int kRoundTripWarmup = 5, kRoundTripSamples = 41, kColdSamples = 21;
-// CPU the runner's processes may use between sending a reply and being stopped
-// (the runner going back to waiting) before the judge's clock runs on to the stop.
-constexpr uint64_t kLateWorkNs = 100'000;
+// CPU the runner's processes may use between sending a reply and being stopped, beyond what the runner's
+// own return to waiting took in its pings before the submission was loaded, before the judge's clock runs
+// on to the stop; and the most that the two together may come to. On the H200's host (2026-12-04) the pings
+// took 30-60 us of it (90th percentile 45-160 us), a GPU call 80-130 us: against a flat 100 us, 13-23 of a
+// runner's 39 timed calls in an spmv grade were timed to the stop (0.5-1 ms more each), where the fast
+// reference judged against itself then scored 112.0 +- 22.5.
+constexpr uint64_t kLateWorkNs = 100'000, kLateWorkCapNs = 300'000;
 // How long the judge polls for a timed GPU call's reply without sleeping before it blocks.
 constexpr auto kReplySpin = std::chrono::milliseconds(20);
 // How long the device work of a runner's processes may take to end once they are out of a call, before the
@@ -222,7 +226,8 @@ JudgeDevice::Spans outputs_and(const Signature& sig, const ArenaLayout& layout, 
 
 }  // namespace
 
-Session::Session(const Paths& paths, const Problem& problem, const SessionOptions& opt) : problem_(problem), opt_(opt) {
+Session::Session(const Paths& paths, const Problem& problem, const SessionOptions& opt)
+    : problem_(problem), opt_(opt), late_work_ns_(kLateWorkNs) {
   if (!opt_.images) own_images_ = std::make_unique<PinnedImages>(opt_.device);
   spin_replies_ = problem.info().kind == Kind::GPU && !opt.emulate && !wake_aids_off();
   int fds[2];
@@ -539,7 +544,8 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   }
   const uint64_t cpu_stopped = family_->known() == before ? family_->cpu_ns() : UINT64_MAX;
   x.stopped = Clock::now();
-  x.late_work = cpu_stopped - cpu_got > kLateWorkNs;
+  x.cpu_after_ns = cpu_stopped == UINT64_MAX ? UINT64_MAX : cpu_stopped - cpu_got;
+  x.late_work = x.cpu_after_ns > late_work_ns_;
   if (x.late_work && device_) {
     device_->fence();
     x.stopped = Clock::now();
@@ -656,6 +662,7 @@ void Session::setup_buffers(double timeout_s, CallOutcome& o) {
 // corrected by pings that follow a flush too.
 RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome& o) {
   std::vector<double> samples;
+  std::vector<uint64_t> after;
   const int count = flush ? kColdSamples : kRoundTripSamples;
   for (int i = 0; i < kRoundTripWarmup + count; ++i) {
     if (!hold_device_work(o)) return {};  // as before a call: its unlock is in the interval
@@ -664,11 +671,16 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
     q.op = Op::Ping;
     const Exchange x = exchange(q, timeout_s, "measuring the channel", o);
     if (!x.reply || !x.reply->ok) return {};
-    if (i >= kRoundTripWarmup) samples.push_back(seconds_between(x.start, x.end));
+    if (i >= kRoundTripWarmup) samples.push_back(seconds_between(x.start, x.end)), after.push_back(x.cpu_after_ns);
   }
   std::sort(samples.begin(), samples.end());
+  std::sort(after.begin(), after.end());
   const auto at = [&](double q) { return samples[static_cast<size_t>(q * static_cast<double>(samples.size() - 1))]; };
-  return {.median_s = at(0.5), .subtracted_s = at(0.1), .noise_s = at(0.75) - at(0.25), .samples = samples.size()};
+  return {.median_s = at(0.5),
+          .subtracted_s = at(0.1),
+          .noise_s = at(0.75) - at(0.25),
+          .samples = samples.size(),
+          .after_cpu_ns = after[static_cast<size_t>(0.9 * static_cast<double>(after.size() - 1))]};
 }
 
 void Session::flush_caches() {
@@ -697,6 +709,10 @@ CallOutcome Session::ready(double timeout_s) {
   if (o.status != CallOutcome::Ok) return o;
   cold_trip_ = measure_round_trip(true, timeout_s, o);
   if (o.status != CallOutcome::Ok) return o;
+  // Measured before any of the submission's code ran, so it cannot be raised by it; capped (UINT64_MAX, a ping
+  // that started a process, included) before the sum, which then cannot wrap.
+  late_work_ns_ = kLateWorkNs + std::min(kLateWorkCapNs - kLateWorkNs,
+                                         std::max(warm_trip_.after_cpu_ns, cold_trip_.after_cpu_ns));
   Request load;
   load.op = Op::Load;
   load.library = opt_.library.string();

@@ -107,6 +107,9 @@ struct RoundTrip {
   double subtracted_s = 0;
   double noise_s = 0;  // the spread of the samples: the interquartile range
   size_t samples = 0;
+  // CPU the runner's processes used from a ping's reply to their stop (going back to waiting, and the stop
+  // itself), in 9 of 10 pings: the runner's own, which a call's late-work allowance adds to (Session::exchange).
+  uint64_t after_cpu_ns = 0;
 };
 
 class Session;
@@ -202,6 +205,7 @@ class Session {
     Clock::time_point replied;  // the reply there to read (before it was read and parsed)
     Clock::time_point stopped;  // when it was stopped again
     Clock::time_point end;      // the reply, or the stop where the processes worked on after the reply
+    uint64_t cpu_after_ns = 0;  // CPU the family used from the reply to the stop (UINT64_MAX: not known)
     bool late_work = false;
   };
   // One request and its reply, the family resumed only in between. A failure
@@ -239,6 +243,7 @@ class Session {
   uint64_t seq_ = 0;
   CallOutcome launched_;  // how launch() ended (ready() goes on only after an Ok)
   RoundTrip warm_trip_, cold_trip_;
+  uint64_t late_work_ns_;  // CPU after a reply past which the interval runs to the stop (session.cpp)
   size_t mapped_ = 0;  // bytes of the runner's buffers mapped so far
   double load_s_ = 0;  // the last load's copies, for HPCJUDGE_TRACE
   bool alive_ = false;
