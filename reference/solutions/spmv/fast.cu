@@ -30,8 +30,9 @@
 //     A call moves, on rmat-21: 279 MB of columns and values, 4.5 MB of row ids, y (8 MB zeroed, then 1.06M rows
 //     written a 4-byte store each), the x entries outside the list (about 11M sector reads from L2, x itself 8 MB
 //     from HBM once), and the list's copy (192 KiB to each of 132 SMs from L2): about 302 MB from or to HBM.
-//   - setup() (untimed, once per matrix) reads the matrix, builds the chunks, the packed copy (for a skewed matrix,
-//     whose longest row is over 32 x the mean + 64) and the plans. Above kTuneNnz non-zeros it times the candidates
+//   - setup() (untimed, once per matrix) reads the row pointers, builds the chunks, the packed copy (for a skewed
+//     matrix, whose longest row is over 32 x the mean + 64: its units laid out on the host from the row lengths, its
+//     slots filled from the CSR on the GPU, the columns' uses counted there) and the plans. Above kTuneNnz non-zeros it times the candidates
 //     (packed with the list, half of it, either loads, and none; each width; bins for three f where rows differ) on
 //     this GPU with a scratch x and y in the workspace, and keeps the fastest; the rule's plan is timed first and the
 //     timing stops after kTuneBudget seconds, or after a first run over 50 ms (no GPU's: CPU emulation, whose times
@@ -382,6 +383,52 @@ __global__ void __launch_bounds__(kPackThreads, 1)
     }
 }
 
+// Building the packed copy on the GPU (setup() only): the columns' uses, the hot list's places, and each slot's
+// column and value copied from the CSR. The host lays out only the units: copying the CSR out, filling 280 MB of
+// slots there and copying them back (three times, once per hot list timed) took 1.4-1.7 s of rmat-21's setup() on
+// the 2-core VM, most of it faulting in fresh pages; on the H200 rmat-21's lay-out (both runners' setup(), its
+// inputs) went from about 3 s to 0.57-0.76 s (2026-12-04).
+__global__ void count_uses(const int* __restrict__ col_idx, int nnz, int* __restrict__ uses) {
+    for (long long k = blockIdx.x * 256LL + threadIdx.x; k < nnz; k += 256LL * gridDim.x)
+        atomicAdd(uses + col_idx[k], 1);
+}
+
+__global__ void mark_hot(const int* __restrict__ hot, int h, int* __restrict__ place) {
+    const int i = blockIdx.x * 256 + threadIdx.x;
+    if (i < h) place[hot[i]] = i;
+}
+
+// A warp per unit: lane l's slot at step j holds element j V + l % V of the unit's row l / V (of the long row's
+// part from first_of[u] for a unit of one warp), its column as the packed kernel reads it (~place for a hot one,
+// ~h for a pad, with value 0).
+__global__ void pack_fill(const int* __restrict__ info, const int* __restrict__ slot_of,
+                          const int* __restrict__ first_of, const int* __restrict__ rid_of, const int* __restrict__ rid,
+                          int units, const int* __restrict__ row_ptr, const int* __restrict__ col_idx,
+                          const float* __restrict__ values, const int* __restrict__ place, int h,
+                          int* __restrict__ col, float* __restrict__ val) {
+    const int u = (blockIdx.x * 256 + threadIdx.x) / 32, lane = threadIdx.x % 32;
+    if (u >= units) return;
+    const int inf = info[u], steps = inf & 15, lv = (inf >> 4) & 7, nvalid = (inf >> 10) & 63;
+    const int g = lane >> lv;
+    int first = 0, last = 0;
+    if (g < nvalid && steps > 0) {
+        const int r = (inf & kConsec) ? rid[rid_of[u]] + g : rid[rid_of[u] + g];
+        first = lv == 5 ? first_of[u] : row_ptr[r];
+        last = lv == 5 ? min(row_ptr[r + 1], first + kPackRow) : row_ptr[r + 1];
+    }
+    for (int j = 0; j < steps; ++j) {
+        const long long s = static_cast<long long>(slot_of[u]) + 32 * j + lane;
+        const int k = first + (j << lv) + (lane & ((1 << lv) - 1));
+        int c = ~h;
+        float a = 0.0f;
+        if (k < last) {
+            c = col_idx[k], a = values[k];
+            if (place[c] >= 0) c = ~place[c];
+        }
+        col[s] = c, val[s] = a;
+    }
+}
+
 // The monotonic clock, in seconds (clock_gettime: <chrono> would add about 1.8 s to every compile of this file).
 double seconds_now() {
     timespec t{};
@@ -507,25 +554,25 @@ void write_plan(void* workspace, const Layout& at, int rows, int nnz, Plan p, in
     g_written = {workspace, rows, nnz, p};
 }
 
-// The packed copy, built on the host: the unit words, the row ids, each slot's column (-1: a pad) and value, and
-// each unit's first slot and row id (for the ranges).
+// The packed copy's units, laid out on the host from the row lengths (the unit words, the row ids, each unit's first
+// slot, row-id offset and, for a unit of one warp, first non-zero); its slots are filled on the GPU (pack_fill).
+// scratch: device ints, cols for the columns' uses (then the hot list's places), then max_units + 1 each for the
+// units' first slots, first non-zeros and row-id offsets.
 struct Packed {
-    std::vector<int> info, rid, col, slot_of, rid_of;
-    std::vector<float> val;
+    std::vector<int> info, rid, slot_of, rid_of;
+    std::vector<int> first_of;     // a unit of one warp: its first non-zero (a long row's part), else unused
     std::vector<int> order;        // columns by use, most used first (the hot candidates)
     std::vector<long long> cover;  // cover[k]: reads of x at the k most used columns
+    int cols = 0;
     bool ok = false;
     bool zero_y = false;  // many empty rows: y zeroed whole before the packed kernel, and the empty rows left out
 };
 
-Packed build_packed(int rows, int cols, int nnz, const std::vector<int>& rp, const int* col_idx, const float* values) {
+size_t scratch_ints(int rows, int cols, int nnz) { return static_cast<size_t>(cols) + 3 * (max_units(rows, nnz) + 1); }
+
+Packed build_packed(int rows, int cols, int nnz, const std::vector<int>& rp, const int* col_idx, int* scratch) {
     Packed pk;
-    std::vector<int> ci(static_cast<size_t>(nnz));
-    std::vector<float> va(static_cast<size_t>(nnz));
-    if (nnz > 0) {
-        cudaMemcpy(ci.data(), col_idx, ci.size() * sizeof(int), cudaMemcpyDeviceToHost);
-        cudaMemcpy(va.data(), values, va.size() * sizeof(float), cudaMemcpyDeviceToHost);
-    }
+    pk.cols = cols;
     // Each row's key: 0 for a long row, else 1 + (5 - log2 V) * kSteps + (kSteps - I) for V's lanes and I steps
     // (wide and long first), the empty rows last.
     const int kKeys = 2 + 6 * kSteps;
@@ -546,14 +593,13 @@ Packed build_packed(int rows, int cols, int nnz, const std::vector<int>& rp, con
         for (int r = 0; r < rows; ++r) sorted[fill[key_of(rp[r + 1] - rp[r])]++] = r;
     }
     long long slots = 0;
-    auto add_unit = [&](int steps, int lv, int flags, int nvalid) {
-        pk.slot_of.push_back(static_cast<int>(slots));
+    auto add_unit = [&](int steps, int lv, int flags, int nvalid, int first) {
+        pk.slot_of.push_back(static_cast<int>(std::min<long long>(slots, 1LL << 30)));  // checked below
         pk.rid_of.push_back(static_cast<int>(pk.rid.size()));
+        pk.first_of.push_back(first);
         pk.info.push_back(steps | (lv << 4) | flags | (nvalid << 10));
         slots += 32LL * steps;
     };
-    const size_t slot_cap = max_slots(nnz);
-    // Units first (words, ids, slot offsets), then the slots.
     // Many empty rows (R-MAT's half): y zeroed whole (coalesced) instead of a scattered store each.
     pk.zero_y = start[kKeys] - start[kKeys - 1] > rows / 16;
     for (int k = 0; k < (pk.zero_y ? kKeys - 1 : kKeys); ++k) {
@@ -564,7 +610,8 @@ Packed build_packed(int rows, int cols, int nnz, const std::vector<int>& rp, con
                 const int r = r0[i], len = rp[r + 1] - rp[r];
                 for (int first = 0; first < len; first += kPackRow) {
                     const int part = std::min(kPackRow, len - first);
-                    add_unit((part + 31) / 32, 5, (first > 0 ? kPrev : 0) | (first + part < len ? kNext : 0), 1);
+                    add_unit((part + 31) / 32, 5, (first > 0 ? kPrev : 0) | (first + part < len ? kNext : 0), 1,
+                             rp[r] + first);
                     pk.rid.push_back(r);
                 }
             }
@@ -577,43 +624,30 @@ Packed build_packed(int rows, int cols, int nnz, const std::vector<int>& rp, con
             const int m = std::min(per, n - i);
             bool consec = true;
             for (int g = 1; g < m; ++g) consec = consec && r0[i + g] == r0[i] + g;
-            add_unit(steps, lv, consec ? kConsec : 0, m);
+            add_unit(steps, lv, consec ? kConsec : 0, m, rp[r0[i]]);
             if (consec)
                 pk.rid.push_back(r0[i]);
             else
                 for (int g = 0; g < m; ++g) pk.rid.push_back(r0[i + g]);
         }
     }
-    pk.slot_of.push_back(static_cast<int>(std::min<long long>(slots, 1LL << 30)));  // checked just below
+    pk.slot_of.push_back(static_cast<int>(std::min<long long>(slots, 1LL << 30)));
     pk.rid_of.push_back(static_cast<int>(pk.rid.size()));
-    if (static_cast<size_t>(slots) > slot_cap || pk.info.size() > max_units(rows, nnz) ||
+    if (static_cast<size_t>(slots) > max_slots(nnz) || pk.info.size() > max_units(rows, nnz) ||
         pk.rid.size() > max_rids(rows, nnz))
         return pk;  // not ok (cannot happen by the bounds' arithmetic)
-    pk.col.assign(static_cast<size_t>(slots), -1);
-    pk.val.assign(static_cast<size_t>(slots), 0.0f);
-    const size_t units = pk.info.size();
-    int part = 0;
-    for (size_t u = 0; u < units; ++u) {
-        const int inf = pk.info[u], lv = (inf >> 4) & 7, nvalid = (inf >> 10) & 63, steps = inf & 15;
-        if (steps == 0) continue;
-        const int base = pk.slot_of[u], v = 1 << lv;
-        for (int g = 0; g < nvalid; ++g) {
-            const int r = (inf & kConsec) ? pk.rid[pk.rid_of[u]] + g : pk.rid[pk.rid_of[u] + g];
-            int first = rp[r], last = rp[r + 1];
-            if (lv == 5) {  // a long row's unit: its part of the row (parts in order, the first without kPrev)
-                part = (inf & kPrev) ? part + 1 : 0;
-                first += part * kPackRow, last = std::min(last, first + kPackRow);
-            }
-            for (int k = first; k < last; ++k) {
-                const int e = k - first;
-                const size_t s = static_cast<size_t>(base) + 32 * (e / v) + g * v + e % v;
-                pk.col[s] = ci[k], pk.val[s] = va[k];
-            }
-        }
-    }
-    // The columns by use.
+    const size_t mu = max_units(rows, nnz) + 1, units = pk.info.size();
+    cudaMemcpy(scratch + cols, pk.slot_of.data(), (units + 1) * sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpy(scratch + cols + mu, pk.first_of.data(), units * sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpy(scratch + cols + 2 * mu, pk.rid_of.data(), (units + 1) * sizeof(int), cudaMemcpyHostToDevice);
+    // The columns by use, counted on the GPU.
     std::vector<int> uses(static_cast<size_t>(cols), 0);
-    for (int k = 0; k < nnz; ++k) ++uses[ci[k]];
+    if (nnz > 0 && cols > 0) {
+        cudaMemset(scratch, 0, static_cast<size_t>(cols) * sizeof(int));
+        count_uses<<<static_cast<unsigned>(std::min<long long>((nnz + 255LL) / 256, 4096)), 256>>>(col_idx, nnz,
+                                                                                                   scratch);
+        cudaMemcpy(uses.data(), scratch, uses.size() * sizeof(int), cudaMemcpyDeviceToHost);
+    }
     std::vector<int> used;
     for (int c = 0; c < cols; ++c)
         if (uses[c] > 0) used.push_back(c);
@@ -640,26 +674,26 @@ int pick_hot(const Packed& pk, int blocks) {
 }
 
 // Writes the packed copy with a hot list of h entries, and the ranges for this grid; the plan.
-Plan write_packed(void* workspace, const Layout& at, const Packed& pk, int h, int blocks, bool first) {
+Plan write_packed(void* workspace, const Layout& at, const Packed& pk, int h, int blocks, bool first, int rows,
+                  int nnz, const int* row_ptr, const int* col_idx, const float* values, int* scratch) {
     char* ws = static_cast<char*>(workspace);
     const int units = static_cast<int>(pk.info.size());
-    // Columns: ~(place in the hot list) for a hot one, ~h (the zero) for a pad, the column itself otherwise.
-    {
-        std::vector<int> place;
-        if (h > 0) {
-            int top = 0;
-            for (int i = 0; i < h; ++i) top = std::max(top, pk.order[i]);
-            place.assign(static_cast<size_t>(top) + 1, -1);
-            for (int i = 0; i < h; ++i) place[pk.order[i]] = i;
-        }
-        std::vector<int> col(pk.col.size());
-        for (size_t s = 0; s < col.size(); ++s) {
-            const int c = pk.col[s];
-            col[s] = c < 0 ? ~h : (static_cast<size_t>(c) < place.size() && place[c] >= 0 ? ~place[c] : c);
-        }
-        if (!col.empty()) cudaMemcpy(ws + at.col, col.data(), col.size() * sizeof(int), cudaMemcpyHostToDevice);
-        if (h > 0)
-            cudaMemcpy(ws + at.hot, pk.order.data(), static_cast<size_t>(h) * sizeof(int), cudaMemcpyHostToDevice);
+    if (first) {  // the unit words and row ids do not depend on the hot list
+        cudaMemcpy(ws + at.info, pk.info.data(), pk.info.size() * sizeof(int), cudaMemcpyHostToDevice);
+        if (!pk.rid.empty())
+            cudaMemcpy(ws + at.rid, pk.rid.data(), pk.rid.size() * sizeof(int), cudaMemcpyHostToDevice);
+    }
+    // The slots: each column ~(place in the hot list) for a hot one, ~h (the zero) for a pad, the column otherwise.
+    if (h > 0)
+        cudaMemcpy(ws + at.hot, pk.order.data(), static_cast<size_t>(h) * sizeof(int), cudaMemcpyHostToDevice);
+    if (units > 0) {
+        cudaMemset(scratch, 0xff, static_cast<size_t>(pk.cols) * sizeof(int));  // -1: not hot
+        if (h > 0) mark_hot<<<(h + 255) / 256, 256>>>(reinterpret_cast<const int*>(ws + at.hot), h, scratch);
+        const size_t mu = max_units(rows, nnz) + 1;
+        pack_fill<<<static_cast<unsigned>((units + 7) / 8), 256>>>(
+            reinterpret_cast<const int*>(ws + at.info), scratch + pk.cols, scratch + pk.cols + mu,
+            scratch + pk.cols + 2 * mu, reinterpret_cast<const int*>(ws + at.rid), units, row_ptr, col_idx, values,
+            scratch, h, reinterpret_cast<int*>(ws + at.col), reinterpret_cast<float*>(ws + at.val));
     }
     // The ranges: equal cost (a slot 1, a row 8, a unit 32), each at least one unit.
     const size_t want = static_cast<size_t>(blocks) * (kPackThreads / 32) * kRangesPerWarp;
@@ -686,11 +720,6 @@ Plan write_packed(void* workspace, const Layout& at, const Packed& pk, int h, in
             split.push_back(pk.rid[pk.rid_of[first]]);
     }
     if (first) {  // the rest does not depend on the hot list
-        cudaMemcpy(ws + at.info, pk.info.data(), pk.info.size() * sizeof(int), cudaMemcpyHostToDevice);
-        if (!pk.rid.empty())
-            cudaMemcpy(ws + at.rid, pk.rid.data(), pk.rid.size() * sizeof(int), cudaMemcpyHostToDevice);
-        if (!pk.val.empty())
-            cudaMemcpy(ws + at.val, pk.val.data(), pk.val.size() * sizeof(float), cudaMemcpyHostToDevice);
         cudaMemcpy(ws + at.ranges, rec.data(), rec.size() * sizeof(Range), cudaMemcpyHostToDevice);
         if (!split.empty())
             cudaMemcpy(ws + at.split, split.data(), split.size() * sizeof(int), cudaMemcpyHostToDevice);
@@ -739,7 +768,9 @@ extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int
     // judged side by side), and its build and timing took 3.3-4.3 s of a case's lay-out, where the CSR plans' took
     // 0.3 s (uniform-2^22's rows, Poisson around 8, are not alike by the rule but not skewed either).
     const bool skewed = longest > 32 * mean + 64;
-    if (rows > 0 && skewed) pk = build_packed(rows, cols, nnz, rp, col_idx, values);
+    int* scratch = nullptr;  // the build's device scratch, freed at the end
+    if (rows > 0 && skewed && cudaMalloc(&scratch, scratch_ints(rows, cols, nnz) * sizeof(int)) == cudaSuccess)
+        pk = build_packed(rows, cols, nnz, rp, col_idx, scratch);
     const int hot = pk.ok ? pick_hot(pk, blocks) : 0;
     // A candidate: {kind, arg}, kind 0 one width (arg its bin), 1 bins (arg f), 2 packed (arg the hot list's length),
     // 3 packed with split loads.
@@ -751,7 +782,8 @@ extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int
     auto write = [&](std::pair<int, int> cand) {
         if (cand.first >= 2) {
             if (packed_hot != cand.second)
-                packed_plan = write_packed(workspace, at, pk, cand.second, blocks, packed_hot < 0),
+                packed_plan = write_packed(workspace, at, pk, cand.second, blocks, packed_hot < 0, rows, nnz,
+                                           row_ptr, col_idx, values, scratch),
                 packed_hot = cand.second;
             packed_plan.split_loads = cand.first == 3;
             write_plan(workspace, at, rows, nnz, packed_plan, count, list);
@@ -809,6 +841,7 @@ extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int
         cudaEventDestroy(end);
     }
     write(best);
+    if (scratch) cudaFree(scratch);
 }
 
 extern "C" void solve(int rows, int cols, int nnz, const int* row_ptr, const int* col_idx, const float* values,
