@@ -112,11 +112,12 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
   // This machine's peaks measured afresh (each kept only where higher than the
   // cache's): make bench is the run that sets the machine's scale, so a peak
   // first measured while the machine was busy does not stay too low.
+  json cpu_peaks;  // the CPU problems' % peak is of these (a GPU problem's of the GPU's, in machine.peaks)
   {
     MachineInfo here = probe_machine(base.threads);
     std::printf("measuring this machine's peaks...\n");
     std::fflush(stdout);
-    machine_peaks(paths, here, Kind::CPU, base.device, true);
+    if (const auto cpu = machine_peaks(paths, here, Kind::CPU, base.device, true)) cpu_peaks = cpu->measured;
     if (!nvcc_path().empty() && probe_gpu(paths, base.device).usable()) {
       here.gpu = probe_gpu(paths, base.device).device;
       machine_peaks(paths, here, Kind::GPU, base.device, true);
@@ -208,6 +209,7 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
     for (const BenchTarget& t : p->info().bench_targets) mark_target(t, reports, prob["cases"]);
     results["problems"].push_back(prob);
   }
+  if (!cpu_peaks.is_null()) machine["cpu_peaks"] = cpu_peaks;
   results["machine"] = machine;
   machine_name = !b.name.empty() ? b.name : slugify(!gpu_name.empty() ? gpu_name : machine.value("cpu_model", ""));
 
@@ -262,6 +264,8 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
   results["targets"] = {{"met", met}, {"missed", missed}, {"not_measured", unmeasured}};
   if (machine.contains("peaks"))
     md += "\nPeaks measured on this machine: " + machine["peaks"].dump() + "\n";
+  if (machine.contains("cpu_peaks"))
+    md += "\nCPU peaks measured on this machine: " + machine["cpu_peaks"].dump() + "\n";
   std::error_code ec;
   fs::create_directories(b.out, ec);
   const fs::path base_name = fs::path(b.out) / machine_name;

@@ -20,8 +20,9 @@ struct Peaks {
 };
 
 // The cache format. 2: the CPU FMA rate is the best of 4-, 8- and 16-lane vectors; version 1 measured 16 lanes
-// only, which on a CPU without AVX-512 split and spilled to a tenth of the true rate.
-inline constexpr int kPeaksCacheVersion = 2;
+// only, which on a CPU without AVX-512 split and spilled to a tenth of the true rate. 3: the CPU copy is the better
+// of plain and streaming stores.
+inline constexpr int kPeaksCacheVersion = 3;
 
 // For a CPU or a GPU problem (m.gpu names the device for GPU ones); nullopt when it cannot be measured.
 // Measured once per machine fingerprint and cached; `remeasure` (make bench) measures again. A busy machine
