@@ -424,9 +424,13 @@ void ascending(std::span<int32_t> out, uint64_t seed, uint32_t stream, int64_t f
 }
 
 void signed_multiples(std::span<float> out, uint64_t seed, uint32_t stream, uint32_t max_multiple, double unit) {
+  // The sign without a branch (a random one is mispredicted every other value) and the multiple as a 32-bit
+  // integer (max_multiple < 2^31), whose conversion to double is one instruction: on the H200's host 100M
+  // values took 86-112 ms of every reduction run's inputs.
   for_each_bits(static_cast<int64_t>(out.size()), seed, stream, [&](int64_t i, uint32_t b) {
-    const double k = static_cast<double>(1 + below(b << 1, max_multiple));  // bits 0-30: the multiple
-    out[i] = static_cast<float>((b >> 31 ? -k : k) * unit);                 // bit 31: the sign
+    const auto k = static_cast<int32_t>(1 + below(b << 1, max_multiple));  // bits 0-30: the multiple
+    const int32_t sign = -static_cast<int32_t>(b >> 31);                    // bit 31: the sign, 0 or -1
+    out[i] = static_cast<float>(static_cast<double>((k ^ sign) - sign) * unit);
   });
 }
 

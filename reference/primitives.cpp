@@ -41,7 +41,7 @@ void inclusive_scan(std::span<const int32_t> x, std::span<int32_t> y) {
 
 Sum sum(std::span<const float> x) {
   const auto n = static_cast<int64_t>(x.size());
-  return ordered_sum<Sum>(
+  return ordered_sum<Sum, 4>(
       n,
       [&](Sum& acc, int64_t i) {
         acc.sum += x[i];
