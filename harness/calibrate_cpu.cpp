@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <iterator>
 #include <memory>
 
@@ -67,22 +66,18 @@ double best_fma_rate(int reps) {
   return best;
 }
 
-// c = a with streaming (non-temporal) stores where the CPU has them (x86's SSE, 16-byte
-// blocks of 64-byte aligned ranges per thread), else plain stores.
+// c = a with streaming (non-temporal) stores where the CPU has them (x86's SSE), else plain stores. c is
+// 16-byte aligned (operator new's alignment) and n a multiple of 4.
 void stream_copy(const float* a, float* c, size_t n) {
 #pragma omp parallel
   {
-    const size_t threads = static_cast<size_t>(omp_get_num_threads()), t = static_cast<size_t>(omp_get_thread_num());
-    const size_t per = (n / threads + 15) / 16 * 16;
-    const size_t first = std::min(n, t * per), last = std::min(n, first + per);
 #if defined(__SSE__)
-    size_t i = first;
-    for (; i < last && (reinterpret_cast<uintptr_t>(c + i) & 15) != 0; ++i) c[i] = a[i];
-    for (; i + 4 <= last; i += 4) _mm_stream_ps(c + i, _mm_loadu_ps(a + i));
-    for (; i < last; ++i) c[i] = a[i];
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < n; i += 4) _mm_stream_ps(c + i, _mm_loadu_ps(a + i));
     _mm_sfence();
 #else
-    for (size_t i = first; i < last; ++i) c[i] = a[i];
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < n; ++i) c[i] = a[i];
 #endif
   }
 }

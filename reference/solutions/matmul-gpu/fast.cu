@@ -392,15 +392,16 @@ extern "C" void solve(const float* A, const float* B, float* C, int M, int N, in
     }
     if (work == nullptr) splits = 1;
 
-    // The big kernel: aligned, wide, and enough tiles to fill the GPU without splitting.
-    const long long big_tiles = (long long)((K + 127) / 128) * ((M + kBigBM - 1) / kBigBM);
+    // The big kernel: aligned, wide, and enough tiles to fill the GPU without splitting (its tiles are the 128 x 128
+    // ones counted above).
+    static_assert(kBigBM == BM, "the big kernel's tiles are the general kernel's 128 x 128");
     if (vec && !narrow && splits == 1) {
         // Every tile whole (M % BM == 0, K % 128 == 0, N % BK == 0, as at 4096 and 8192): no bounds checks at all.
         constexpr int threads = 4 * kBigBM / kBigQM;
         if (M % kBigBM == 0 && K % 128 == 0 && N % kBigBK == 0)
-            sgemm_big<kBigBM, kBigQM, kBigBK, kBigMinBlocks, false><<<(unsigned)big_tiles, threads>>>(A, B, C, M, N, K);
+            sgemm_big<kBigBM, kBigQM, kBigBK, kBigMinBlocks, false><<<(unsigned)tiles, threads>>>(A, B, C, M, N, K);
         else
-            sgemm_big<kBigBM, kBigQM, kBigBK, kBigMinBlocks, true><<<(unsigned)big_tiles, threads>>>(A, B, C, M, N, K);
+            sgemm_big<kBigBM, kBigQM, kBigBK, kBigMinBlocks, true><<<(unsigned)tiles, threads>>>(A, B, C, M, N, K);
         return;
     }
 
