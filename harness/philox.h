@@ -47,10 +47,17 @@ HPCJUDGE_HD inline Philox4x32 philox_bits(uint64_t seed, uint32_t stream, uint64
                     static_cast<uint32_t>(seed >> 32));
 }
 
+// How philox_quads computes its words (all give the same bits): 16 counters at a time in AVX-512 lanes, 8 in
+// AVX2 lanes, or one at a time. Best: the widest this CPU has (philox_best_path). The others are for the tests,
+// which compare every path the CPU has with philox_bits.
+enum class PhiloxPath { Best, Avx512, Avx2, Scalar };
+PhiloxPath philox_best_path();
+
 // philox_bits for `count` consecutive counters from `first`: out[4 * k + j] is word j of
-// philox_bits(seed, stream, first + k). On the host, eight counters at a time where the CPU has AVX2 (the same
-// bits, three times as fast on the 2-core VM): the generators' hot loops draw their bits through it.
-void philox_quads(uint64_t seed, uint32_t stream, uint64_t first, uint64_t count, uint32_t* out);
+// philox_bits(seed, stream, first + k). The generators' hot loops draw their bits through it. A path the CPU
+// lacks must not be asked for.
+void philox_quads(uint64_t seed, uint32_t stream, uint64_t first, uint64_t count, uint32_t* out,
+                  PhiloxPath path = PhiloxPath::Best);
 
 // A float uniform in [0, 1) with 24 random bits: exact, no rounding anywhere.
 HPCJUDGE_HD inline float bits_to_unit_float(uint32_t bits) {

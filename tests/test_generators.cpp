@@ -44,18 +44,26 @@ TEST_CASE("generators give the pinned bytes") {
   CHECK(checksum(w) == 0x2901d4e6cf498c40ull);
 }
 
-TEST_CASE("philox_quads gives philox_bits's words, 32, eight or one counters at a time") {
-  for (const uint64_t first : {uint64_t{0}, uint64_t{5}, (uint64_t{1} << 32) - 3, (uint64_t{7} << 32) + 12345})
-    for (const uint64_t count : {0, 1, 7, 8, 9, 31, 32, 43, 64, 67}) {
-      std::vector<uint32_t> got(4 * count + 1, 0xDEADBEEFu);
-      philox_quads(0x123456789ABCDEFull, 11, first, count, got.data());
-      INFO("first " << first << ", count " << count);
-      for (uint64_t k = 0; k < count; ++k) {
-        const Philox4x32 want = philox_bits(0x123456789ABCDEFull, 11, first + k);
-        for (int j = 0; j < 4; ++j) REQUIRE(got[4 * k + j] == want.v[j]);
+TEST_CASE("philox_quads gives philox_bits's words on every path this CPU has, at counts that mix them") {
+  std::vector<PhiloxPath> paths{PhiloxPath::Best, PhiloxPath::Scalar};
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2")) paths.push_back(PhiloxPath::Avx2);
+  if (__builtin_cpu_supports("avx512f")) paths.push_back(PhiloxPath::Avx512);
+#endif
+  for (const PhiloxPath path : paths)
+    for (const uint64_t first : {uint64_t{0}, uint64_t{5}, (uint64_t{1} << 32) - 3, (uint64_t{1} << 32) - 40,
+                                 (uint64_t{7} << 32) + 12345})
+      for (const uint64_t count : {0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 43, 64, 67, 80, 127, 200}) {
+        std::vector<uint32_t> got(4 * count + 1, 0xDEADBEEFu);
+        philox_quads(0x123456789ABCDEFull, 11, first, count, got.data(), path);
+        INFO("path " << static_cast<int>(path) << ", first " << first << ", count " << count);
+        for (uint64_t k = 0; k < count; ++k) {
+          const Philox4x32 want = philox_bits(0x123456789ABCDEFull, 11, first + k);
+          for (int j = 0; j < 4; ++j) REQUIRE(got[4 * k + j] == want.v[j]);
+        }
+        CHECK(got[4 * count] == 0xDEADBEEFu);  // nothing written past the end
       }
-      CHECK(got[4 * count] == 0xDEADBEEFu);  // nothing written past the end
-    }
 }
 
 TEST_CASE("generators drawing their bits in blocks give the pinned values") {
