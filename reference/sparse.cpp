@@ -2,7 +2,10 @@
 
 #include <atomic>
 #include <cmath>
+#include <algorithm>
 #include <limits>
+#include <memory>
+#include <vector>
 
 #include <omp.h>
 
@@ -38,40 +41,106 @@ SpmvAnswer spmv(std::span<const int32_t> row_ptr, std::span<const int32_t> col_i
 BfsAnswer bfs(std::span<const int32_t> row_ptr, std::span<const int32_t> col_idx, int32_t source) {
   const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
   BfsAnswer a;
-  a.level.assign(static_cast<size_t>(n), -1);
+  a.level.resize(static_cast<size_t>(n));
   if (n == 0) return a;
-  // Level-synchronous top-down: each thread claims unvisited neighbours of its part of
-  // the frontier with a compare-and-swap and gathers them in a next frontier of its own.
-  std::vector<int32_t> frontier{source}, next;
-  a.level[source] = 0;
-  int64_t reached_edges = row_ptr[source + 1] - row_ptr[source];
-  for (int32_t depth = 1; !frontier.empty(); ++depth) {
-    const int threads = frontier.size() > 4096 ? omp_get_max_threads() : 1;
-    std::vector<std::vector<int32_t>> found(static_cast<size_t>(threads));
-    int64_t edges = 0;
+  int32_t* level = a.level.data();
+  const int32_t* rp = row_ptr.data();
+  const int32_t* ci = col_idx.data();
+  const bool big = n > (1 << 16);
+  const int threads = big ? omp_get_max_threads() : 1;
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (int64_t v = 0; v < n; ++v) level[v] = -1;
+  auto degree = [&](int64_t v) -> int64_t { return rp[v + 1] - rp[v]; };
+  // Level-synchronous, in the direction that touches fewer edges (Beamer's direction-optimising search, which
+  // needs each edge stored both ways, as every graph of the bfs family has it): top-down from the frontier while
+  // its edges are few against those still unexplored; bottom-up (every vertex not reached yet looks for a
+  // neighbour on the last level, and stops at the first) while the frontier is a large part of the graph, as
+  // R-MAT's middle levels are. A small frontier (a grid's or a chain's thousands of levels) is walked by one
+  // thread; the others in parallel, a vertex claimed by a compare-and-swap top-down, by its own thread bottom-up.
+  constexpr int64_t kParallelFrontier = 4096;  // frontier vertices, top-down
+  constexpr int64_t kAlpha = 14, kBeta = 24;    // Beamer's switching thresholds
+  // The frontier and the next level: room for every vertex.
+  UninitVector<int32_t> frontier_buffer(static_cast<size_t>(n)), next_buffer(static_cast<size_t>(n));
+  int32_t* frontier = frontier_buffer.data();
+  int32_t* next = next_buffer.data();
+  std::vector<std::vector<int32_t>> found(static_cast<size_t>(threads));  // each thread's part of the next level
+  auto gather = [&] {  // the threads' parts, one after another, as the next level
+    int64_t size = 0;
+    for (const auto& f : found) {
+      std::copy(f.begin(), f.end(), next + size);
+      size += static_cast<int64_t>(f.size());
+    }
+    return size;
+  };
+  int64_t size = 1;
+  frontier[0] = source;
+  level[source] = 0;
+  int64_t frontier_edges = degree(source);
+  int64_t unexplored = static_cast<int64_t>(col_idx.size()) - frontier_edges;  // edges of vertices not reached
+  bool bottom_up = false;
+  for (int32_t depth = 1; size > 0; ++depth) {
+    if (!bottom_up && big && frontier_edges > unexplored / kAlpha) bottom_up = true;
+    else if (bottom_up && size < n / kBeta) bottom_up = false;
+    int64_t edges = 0, next_size = 0;
+    if (bottom_up) {
 #pragma omp parallel num_threads(threads) reduction(+ : edges)
-    {
-      std::vector<int32_t>& mine = found[static_cast<size_t>(omp_get_thread_num())];
-#pragma omp for schedule(dynamic, 256)
-      for (int64_t f = 0; f < static_cast<int64_t>(frontier.size()); ++f) {
+      {
+        std::vector<int32_t>& mine = found[static_cast<size_t>(omp_get_thread_num())];
+        mine.clear();
+#pragma omp for schedule(dynamic, 1024)
+        for (int64_t v = 0; v < n; ++v) {
+          if (std::atomic_ref<int32_t>(level[v]).load(std::memory_order_relaxed) != -1) continue;
+          for (int64_t k = rp[v]; k < rp[v + 1]; ++k)
+            // A vertex claimed in this level holds depth, never depth - 1: the race on level[] changes nothing.
+            if (std::atomic_ref<int32_t>(level[ci[k]]).load(std::memory_order_relaxed) == depth - 1) {
+              std::atomic_ref<int32_t>(level[v]).store(depth, std::memory_order_relaxed);
+              mine.push_back(static_cast<int32_t>(v));
+              edges += degree(v);
+              break;
+            }
+        }
+      }
+      next_size = gather();
+    } else if (size <= kParallelFrontier || threads == 1) {
+      for (int64_t f = 0; f < size; ++f) {
         const int32_t u = frontier[f];
-        for (int64_t k = row_ptr[u]; k < row_ptr[u + 1]; ++k) {
-          const int32_t v = col_idx[k];
-          std::atomic_ref<int32_t> lv(a.level[v]);
-          int32_t unseen = -1;
-          if (lv.load(std::memory_order_relaxed) == -1 && lv.compare_exchange_strong(unseen, depth)) {
-            mine.push_back(v);
-            edges += row_ptr[v + 1] - row_ptr[v];
+        for (int64_t k = rp[u]; k < rp[u + 1]; ++k) {
+          const int32_t v = ci[k];
+          if (level[v] == -1) {
+            level[v] = depth;
+            next[next_size++] = v;
+            edges += degree(v);
           }
         }
       }
+    } else {
+#pragma omp parallel num_threads(threads) reduction(+ : edges)
+      {
+        std::vector<int32_t>& mine = found[static_cast<size_t>(omp_get_thread_num())];
+        mine.clear();
+#pragma omp for schedule(dynamic, 256)
+        for (int64_t f = 0; f < size; ++f) {
+          const int32_t u = frontier[f];
+          for (int64_t k = rp[u]; k < rp[u + 1]; ++k) {
+            const int32_t v = ci[k];
+            std::atomic_ref<int32_t> lv(level[v]);
+            int32_t unseen = -1;
+            if (lv.load(std::memory_order_relaxed) == -1 && lv.compare_exchange_strong(unseen, depth)) {
+              mine.push_back(v);
+              edges += degree(v);
+            }
+          }
+        }
+      }
+      next_size = gather();
     }
-    reached_edges += edges;
-    next.clear();
-    for (const auto& f : found) next.insert(next.end(), f.begin(), f.end());
-    frontier.swap(next);
+    a.reached_edges += edges;
+    unexplored -= edges;
+    frontier_edges = edges;
+    std::swap(frontier, next);
+    size = next_size;
   }
-  a.reached_edges = reached_edges;
+  a.reached_edges += degree(source);
   return a;
 }
 

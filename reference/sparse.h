@@ -24,7 +24,7 @@ SpmvAnswer spmv(std::span<const int32_t> row_ptr, std::span<const int32_t> col_i
                 std::span<const float> x);
 
 struct BfsAnswer {
-  std::vector<int32_t> level;  // edges on a shortest path from the source, -1 where unreachable
+  UninitVector<int32_t> level;  // edges on a shortest path from the source, -1 where unreachable
   int64_t reached_edges = 0;   // entries of col_idx in the rows of the reached vertices
 };
 BfsAnswer bfs(std::span<const int32_t> row_ptr, std::span<const int32_t> col_idx, int32_t source);

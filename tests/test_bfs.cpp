@@ -51,7 +51,10 @@ struct Graph {
     bfs().generate(c, seed, set, h.buffers());
     return h.buffers()["source"].as<const int32_t>()[0];
   }
-  std::vector<int32_t> levels(int32_t s) const { return reference::bfs(rp(), ci(), s).level; }
+  std::vector<int32_t> levels(int32_t s) const {
+    const auto l = reference::bfs(rp(), ci(), s).level;
+    return {l.begin(), l.end()};
+  }
 };
 
 // row_ptr from 0 to m, never falling; every head in range; every edge u -> v matched by as many v -> u.

@@ -1,6 +1,7 @@
 // The graph side of harness/sparse.h and reference/sparse.h (groundwork for a bfs problem): undirected edges
 // stored both ways, R-MAT's skew, and the parallel BFS reference against a plain queue.
 #include <catch2/catch_test_macros.hpp>
+#include <cmath>
 #include <algorithm>
 #include <queue>
 #include <vector>
@@ -20,6 +21,16 @@ struct Graph {
     gen::csr_of_edges(e, rp, ci);
   }
 };
+
+std::vector<int32_t> levels(const reference::BfsAnswer& a) { return {a.level.begin(), a.level.end()}; }
+
+// The edges of the reached vertices, counted one by one.
+int64_t reached_edges(const Graph& g, const std::vector<int32_t>& level) {
+  int64_t edges = 0;
+  for (size_t v = 0; v < level.size(); ++v)
+    if (level[v] >= 0) edges += g.rp[v + 1] - g.rp[v];
+  return edges;
+}
 
 }  // namespace
 
@@ -54,7 +65,7 @@ TEST_CASE("graphs: the BFS reference agrees with a plain queue", "[graphs]") {
     const Graph g(n, gen::rmat_edges(scale, 16 * n, 7, 2));
     for (int32_t s : {0, 1, 12345, static_cast<int32_t>(n - 1)}) {
       const reference::BfsAnswer a = reference::bfs(g.rp, g.ci, s);
-      CHECK(a.level == queue_bfs(g.rp, g.ci, s));
+      CHECK(levels(a) == queue_bfs(g.rp, g.ci, s));
       int64_t edges = 0;
       for (int64_t v = 0; v < n; ++v)
         if (a.level[v] >= 0) edges += g.rp[v + 1] - g.rp[v];
@@ -75,12 +86,51 @@ TEST_CASE("graphs: the BFS reference agrees with a plain queue", "[graphs]") {
     e.insert(e.end(), f.begin(), f.end());
     const Graph g(1000, e);
     const reference::BfsAnswer a = reference::bfs(g.rp, g.ci, 17);
-    CHECK(a.level == queue_bfs(g.rp, g.ci, 17));
+    CHECK(levels(a) == queue_bfs(g.rp, g.ci, 17));
     CHECK(std::all_of(a.level.begin() + 500, a.level.end(), [](int32_t l) { return l == -1; }));
   }
   SECTION("one vertex, no edges") {
     const std::vector<int32_t> rp{0, 0}, ci;
-    CHECK(reference::bfs(rp, ci, 0).level == std::vector<int32_t>{0});
+    CHECK(levels(reference::bfs(rp, ci, 0)) == std::vector<int32_t>{0});
+  }
+}
+
+TEST_CASE("graphs: the BFS reference agrees with a plain queue on every path it takes", "[graphs]") {
+  // Past 2^16 vertices the reference works in parallel: a frontier of over 4096 vertices top-down by
+  // compare-and-swap, one that holds many of the unexplored edges bottom-up, small ones on one thread.
+  SECTION("R-MAT of 2^17 vertices: bottom-up in its middle levels") {
+    const int scale = 17;
+    const int64_t n = int64_t{1} << scale;
+    const Graph g(n, gen::rmat_edges(scale, 16 * n, 11, 3));
+    for (int32_t s : {0, 3, 77777}) {
+      const reference::BfsAnswer a = reference::bfs(g.rp, g.ci, s);
+      const std::vector<int32_t> want = queue_bfs(g.rp, g.ci, s);
+      CHECK(levels(a) == want);
+      CHECK(a.reached_edges == reached_edges(g, want));
+    }
+  }
+  SECTION("a sparse uniform graph of 2^20 vertices: wide top-down levels before it turns") {
+    const int64_t n = int64_t{1} << 20;
+    const Graph g(n, gen::uniform_edges(0, n, 2 * n, 5, 6));
+    const reference::BfsAnswer a = reference::bfs(g.rp, g.ci, 1234);
+    const std::vector<int32_t> want = queue_bfs(g.rp, g.ci, 1234);
+    CHECK(levels(a) == want);
+    CHECK(a.reached_edges == reached_edges(g, want));
+  }
+  SECTION("a grid of 600 x 300: hundreds of narrow levels, and a disconnected pair of halves") {
+    std::vector<int32_t> rp(600 * 300 + 1), ci(gen::grid_nnz(600, 300, false));
+    gen::csr_grid(rp, ci, 600, 300, false);
+    const reference::BfsAnswer a = reference::bfs(rp, ci, 299 * 600 + 17);
+    for (int64_t y = 0; y < 300; ++y)
+      for (int64_t x = 0; x < 600; ++x) REQUIRE(a.level[y * 600 + x] == std::abs(x - 17) + (299 - y));
+    CHECK(a.reached_edges == static_cast<int64_t>(ci.size()));
+    auto e = gen::uniform_edges(0, 100000, 400000, 8, 9);
+    const auto f = gen::uniform_edges(100000, 100000, 400000, 8, 10);
+    e.insert(e.end(), f.begin(), f.end());
+    const Graph h(200000, e);
+    const std::vector<int32_t> want = queue_bfs(h.rp, h.ci, 150000);
+    CHECK(levels(reference::bfs(h.rp, h.ci, 150000)) == want);
+    CHECK(std::all_of(want.begin(), want.begin() + 100000, [](int32_t l) { return l == -1; }));
   }
 }
 
