@@ -77,6 +77,7 @@ BfsAnswer bfs(std::span<const int32_t> row_ptr, std::span<const int32_t> col_idx
   level[source] = 0;
   int64_t frontier_edges = degree(source);
   int64_t unexplored = static_cast<int64_t>(col_idx.size()) - frontier_edges;  // edges of vertices not reached
+  a.reached_edges = frontier_edges;
   bool bottom_up = false;
   for (int32_t depth = 1; size > 0; ++depth) {
     if (!bottom_up && big && frontier_edges > unexplored / kAlpha) bottom_up = true;
@@ -140,7 +141,6 @@ BfsAnswer bfs(std::span<const int32_t> row_ptr, std::span<const int32_t> col_idx
     std::swap(frontier, next);
     size = next_size;
   }
-  a.reached_edges += degree(source);
   return a;
 }
 
