@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -310,29 +312,111 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   return finish(first_error(log), log);
 }
 
+namespace {
+
+// The compiled libraries under <cache>/compiled/: <slug>-<role>-<key>.so, and beside it <...>.log, what the compiler
+// printed (its warnings and, for CUDA, ptxas's figures that the report's kernel table is read from).
+struct CompiledEntry {
+  fs::path library, log;
+};
+
+CompiledEntry compiled_entry(const Paths& paths, const Problem& p, const std::string& role, const std::string& key) {
+  const fs::path base = paths.cache / "compiled" / (p.info().slug + "-" + role + "-" + key.substr(0, 16));
+  return {fs::path(base.string() + ".so"), fs::path(base.string() + ".log")};
+}
+
+// A hit: the library copied into `workdir` as a compile would have left it, the log read back.
+std::optional<CompileResult> from_cache(const CompiledEntry& e, const fs::path& workdir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(e.library, ec) || !fs::is_regular_file(e.log, ec)) return std::nullopt;
+  std::ifstream in(e.log, std::ios::binary);
+  std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.eof() && in.fail()) return std::nullopt;
+  if (!fs::copy_file(e.library, compiled_library(workdir), fs::copy_options::overwrite_existing, ec)) return std::nullopt;
+  CompileResult r;
+  r.ok = true;
+  r.cached = true;
+  r.log = std::move(log);
+  r.command = "(compiled earlier on this machine: " + e.library.string() + ")";
+  return r;
+}
+
+// Each file aside first, then renamed into place, the log before the library (a library is looked up only with
+// its log): two judges at once never load half a library.
+void into_cache(const CompiledEntry& e, const fs::path& workdir, const std::string& log) {
+  std::error_code ec;
+  fs::create_directories(e.library.parent_path(), ec);
+  const auto place = [&](const fs::path& to, const auto& write) {
+    const fs::path aside = to.string() + ".tmp" + std::to_string(getpid());
+    if (write(aside)) fs::rename(aside, to, ec);
+    if (ec || fs::exists(aside)) fs::remove(aside, ec);
+    return !ec;
+  };
+  if (!place(e.log, [&](const fs::path& to) { return static_cast<bool>(std::ofstream(to, std::ios::binary) << log); }))
+    return;
+  place(e.library, [&](const fs::path& to) {
+    return fs::copy_file(compiled_library(workdir), to, fs::copy_options::overwrite_existing, ec);
+  });
+}
+
+// The submissions' libraries kept: the most recently used kSubmissionsKept (a hit touches its library).
+constexpr size_t kSubmissionsKept = 256;
+
+void prune_submissions(const Paths& paths) {
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> kept;
+  for (const auto& f : fs::directory_iterator(paths.cache / "compiled", ec)) {
+    const std::string name = f.path().filename().string();
+    if (name.find("-submission-") != std::string::npos && f.path().extension() == ".so")
+      kept.emplace_back(f.last_write_time(ec), f.path());
+  }
+  if (kept.size() <= kSubmissionsKept) return;
+  std::sort(kept.begin(), kept.end());
+  for (size_t i = 0; i + kSubmissionsKept < kept.size(); ++i) {
+    fs::path log = kept[i].second;
+    fs::remove(kept[i].second, ec);
+    fs::remove(log.replace_extension(".log"), ec);
+  }
+}
+
+std::string compile_key(const Problem& p, const std::string& role, const CompileOptions& opt,
+                        const std::string& machine_fingerprint, const std::string& source) {
+  return sha256_hex(machine_fingerprint + '\0' + judge_version() + '\0' + p.info().slug + '\0' +
+                    problem_version(p.info().slug) + '\0' + role + '\0' + opt.arch +
+                    (opt.vendor ? "\0vendor" : "") + (opt.emulate ? "\0emulate" : "") + '\0' + source);
+}
+
+}  // namespace
+
+bool compile_cache_off() { return std::getenv("HPCJUDGE_NO_COMPILE_CACHE") != nullptr; }
+
 CompileResult compile_reference(const Problem& p, const Paths& paths, const std::string& role,
                                 const std::string& source, const fs::path& workdir, const CompileOptions& opt,
                                 const std::string& machine_fingerprint) {
-  const std::string key = sha256_hex(machine_fingerprint + '\0' + judge_version() + '\0' + p.info().slug + '\0' +
-                                     role + '\0' + opt.arch + (opt.vendor ? "\0vendor" : "") +
-                                     (opt.emulate ? "\0emulate" : "") + '\0' + source);
-  const fs::path cached = paths.cache / "compiled" / (p.info().slug + "-" + role + "-" + key.substr(0, 16) + ".so");
-  std::error_code ec;
-  if (fs::is_regular_file(cached, ec) && fs::copy_file(cached, compiled_library(workdir), ec)) {
-    CompileResult r;
-    r.ok = true;
-    r.cached = true;
-    r.command = "(compiled earlier on this machine: " + cached.string() + ")";
-    return r;
+  const CompiledEntry e = compiled_entry(paths, p, role, compile_key(p, role, opt, machine_fingerprint, source));
+  if (std::optional<CompileResult> hit = from_cache(e, workdir)) return std::move(*hit);
+  CompileResult r = compile_submission(p, paths, source, workdir, opt);
+  if (r.ok) into_cache(e, workdir, r.log);
+  return r;
+}
+
+CompileResult compile_submission_cached(const Problem& p, const Paths& paths, const std::string& source,
+                                        const fs::path& workdir, const CompileOptions& opt,
+                                        const std::string& machine_fingerprint) {
+  if (compile_cache_off()) return compile_submission(p, paths, source, workdir, opt);
+  const Stopwatch clock;
+  const CompiledEntry e = compiled_entry(paths, p, "submission", compile_key(p, "submission", opt, machine_fingerprint, source));
+  if (std::optional<CompileResult> hit = from_cache(e, workdir)) {
+    std::error_code ec;
+    fs::last_write_time(e.library, fs::file_time_type::clock::now(), ec);  // used: kept the longest
+    if (p.info().source_ext == "cu" && !opt.emulate) hit->kernels = parse_ptxas_info(hit->log, opt.arch);
+    hit->seconds = clock.elapsed();
+    return std::move(*hit);
   }
   CompileResult r = compile_submission(p, paths, source, workdir, opt);
-  if (!r.ok) return r;
-  // Aside first, then renamed into place: two judges at once never load half a library.
-  fs::create_directories(cached.parent_path(), ec);
-  const fs::path aside = cached.string() + ".tmp" + std::to_string(getpid());
-  if (fs::copy_file(compiled_library(workdir), aside, fs::copy_options::overwrite_existing, ec)) {
-    fs::rename(aside, cached, ec);
-    if (ec) fs::remove(aside, ec);
+  if (r.ok) {
+    into_cache(e, workdir, r.log);
+    prune_submissions(paths);
   }
   return r;
 }

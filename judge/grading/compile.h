@@ -28,7 +28,7 @@ struct CompileResult {
   std::string log;      // the compiler's own output
   std::string message;  // one line for the verdict: the cause, in the judge's words
   std::vector<KernelResources> kernels;  // CUDA: each kernel's resources, from ptxas
-  bool cached = false;  // compile_reference(): the library was compiled earlier on this machine
+  bool cached = false;  // the library was compiled earlier on this machine (compile_reference, _submission_cached)
 };
 
 struct CompileOptions {
@@ -56,12 +56,23 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
                                  const std::filesystem::path& workdir, const CompileOptions& opt);
 
 // The judge's own reference solution `role` compiled as compile_submission() does, once per
-// machine, judge and source: the library is cached under <cache>/compiled/ (keyed on the machine's
-// fingerprint, which names its CPU and compilers, this judge's version, the options and the source)
-// and copied into `workdir` on a hit. Never for a submission: only code the judge ships.
+// machine, judge, problem and source: the library is cached under <cache>/compiled/ (keyed on the
+// machine's fingerprint, which names its CPU and compilers, this judge's version, the problem's, the
+// options and the source) with what the compiler printed, and copied into `workdir` on a hit.
 CompileResult compile_reference(const Problem& p, const Paths& paths, const std::string& role,
                                 const std::string& source, const std::filesystem::path& workdir,
                                 const CompileOptions& opt, const std::string& machine_fingerprint);
+
+// A submission compiled as compile_submission() does, its library kept the same way (role
+// "submission"; the 256 most recently used are kept) so that the same file judged again on this
+// machine, by the same judge against the same problem, is not compiled again (CompileResult::cached,
+// its log and kernel table as the compile left them). Only a compile that succeeded is kept: every
+// check a compile makes (the files it read, the library rule) is a function of that key. Off with
+// HPCJUDGE_NO_COMPILE_CACHE=1.
+CompileResult compile_submission_cached(const Problem& p, const Paths& paths, const std::string& source,
+                                        const std::filesystem::path& workdir, const CompileOptions& opt,
+                                        const std::string& machine_fingerprint);
+bool compile_cache_off();
 
 // The emulator's headers and the folder of its library (the runner's).
 std::filesystem::path emulator_include(const Paths& paths);

@@ -645,9 +645,10 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                    .arch = arch,
                                    .machine_fingerprint = r.machine.fingerprint(),
                                    .pinned = pinned});
-  const CompileResult cr = compile_submission(p, paths, source, tmp.path,
-                                              {.arch = arch, .vendor = opt.vendor, .sandbox = opt.sandbox,
-                                               .emulate = emulate, .hidden = opt.hidden});
+  const CompileResult cr = compile_submission_cached(p, paths, source, tmp.path,
+                                                     {.arch = arch, .vendor = opt.vendor, .sandbox = opt.sandbox,
+                                                      .emulate = emulate, .hidden = opt.hidden},
+                                                     r.machine.fingerprint());
   Stopwatch joining;
   if (early) {
     try {
@@ -662,6 +663,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   r.compile_command = cr.command;
   r.compile_log = cr.log;
   r.compile_seconds = cr.seconds;
+  r.compile_cached = cr.cached;
   if (gpu && !emulate) r.compile_arch = arch;
   r.kernels = cr.kernels;
   listener.compiled(r);

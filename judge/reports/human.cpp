@@ -55,7 +55,10 @@ void HumanPrinter::compiled(const Report& r) {
                                  " cores, " + std::to_string(r.machine.threads) + " OpenMP threads; " +
                                  r.machine.compiler)
                           .c_str());
-  if (r.compiled) std::printf("compiled in %.2f s\n", r.compile_seconds);
+  if (r.compiled && r.compile_cached)
+    std::printf("compiled earlier on this machine (the same file, judge and problem): %.2f s\n", r.compile_seconds);
+  else if (r.compiled)
+    std::printf("compiled in %.2f s\n", r.compile_seconds);
   if (!r.kernels.empty()) {
     std::printf("%s\n", style_.dim("kernels (ptxas, " + r.compile_arch + "):").c_str());
     for (const KernelResources& k : r.kernels) std::printf("  %s\n", style_.dim(k.describe()).c_str());

@@ -22,7 +22,11 @@ nlohmann::json Report::to_json() const {
   else j["seed"] = seed;
   j["verdict"] = verdict_name(verdict);
   j["message"] = message;
-  j["compile"] = {{"ok", compiled}, {"seconds", compile_seconds}, {"command", compile_command}, {"log", compile_log}};
+  j["compile"] = {{"ok", compiled},
+                  {"seconds", compile_seconds},
+                  {"cached", compile_cached},
+                  {"command", compile_command},
+                  {"log", compile_log}};
   if (!compile_arch.empty()) j["compile"]["arch"] = compile_arch;
   j["kernels"] = json::array();
   for (const auto& k : kernels) j["kernels"].push_back(k.to_json());

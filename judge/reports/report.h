@@ -109,6 +109,7 @@ struct Report {
   std::string compile_arch;              // CUDA: the "sm_XY" compiled for
   std::vector<KernelResources> kernels;  // CUDA: each kernel's resource use (nvcc -Xptxas -v)
   double compile_seconds = 0;
+  bool compile_cached = false;  // the same file compiled earlier on this machine (compile_submission_cached)
   std::vector<TestResult> tests;
   std::vector<BenchResult> bench;
   Score score;

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# A file judged again is not compiled again (judge/grading/compile.h, compile_submission_cached):
+#   - the second grade of the same file reports compile.cached, the same verdict, compile log and kernel
+#     table (a GPU problem's, from ptxas, where this machine compiles with nvcc; emulated here without one);
+#   - a file changed by one byte, or judged with HPCJUDGE_NO_COMPILE_CACHE=1, is compiled;
+#   - a file that does not compile is never kept: CE each time, compiled each time.
+# The judge runs on a copy of problems/ (HPCJUDGE_ROOT) with a cache of its own.
+set -uo pipefail
+judge=$(realpath "${1:?usage: compile_cache.sh path/to/hpcjudge}")
+src=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+chmod 755 "$work"  # as root the compiler is a user of its own, and reads the emulator's headers through it
+cp -r "$src/problems" "$work/problems"
+ln -s "$src/reference" "$work/reference"
+ln -s "$src/tests" "$work/tests"
+ln -s "$src/emulate" "$work/emulate"
+export HPCJUDGE_ROOT=$work HPCJUDGE_CACHE=$work/cache
+mkdir -p "$work/cache"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+field() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps(eval(sys.argv[2])))" "$@"; }
+
+judged() {  # judged NAME SLUG FILE [ENV...]: the report in $work/NAME.json
+  local name=$1 slug=$2 file=$3
+  shift 3
+  (cd "$work" && env "$@" "$judge" "$slug" "$file" --no-bench --json "$work/$name.json") >"$work/$name.out" 2>&1
+  [ -f "$work/$name.json" ] || fail "$name: no report: $(tail -3 "$work/$name.out")"
+}
+
+for case in "softmax-cpu softmax-cpu/AC/openmp.cpp cpp" "vector-add vector-add/AC/float4-grid-stride.cu cu"; do
+  read -r slug file ext <<<"$case"
+  cp "$src/tests/submissions/$file" "$work/a.$ext"
+  judged "$slug-1" "$slug" "$work/a.$ext"
+  judged "$slug-2" "$slug" "$work/a.$ext"
+  [ "$(field "$work/$slug-1.json" "j['compile']['cached']")" = false ] || fail "$slug: a first compile called cached"
+  [ "$(field "$work/$slug-2.json" "j['compile']['cached']")" = true ] ||
+    fail "$slug: the same file compiled again: $(grep -i compil "$work/$slug-2.out")"
+  grep -q "compiled earlier on this machine" "$work/$slug-2.out" || fail "$slug: the human report does not say so"
+  for k in "j['verdict']" "j['compile']['log']" "j['kernels']" "j['compile']['ok']"; do
+    [ "$(field "$work/$slug-1.json" "$k")" = "$(field "$work/$slug-2.json" "$k")" ] ||
+      fail "$slug: $k differs between the compile and the kept library"
+  done
+  [ "$(field "$work/$slug-2.json" "j['verdict']")" = '"AC"' ] || fail "$slug: $(tail -3 "$work/$slug-2.out")"
+  echo "// one byte more" >>"$work/a.$ext"
+  judged "$slug-3" "$slug" "$work/a.$ext"
+  [ "$(field "$work/$slug-3.json" "j['compile']['cached']")" = false ] || fail "$slug: a changed file taken from the cache"
+  judged "$slug-4" "$slug" "$work/a.$ext" HPCJUDGE_NO_COMPILE_CACHE=1
+  [ "$(field "$work/$slug-4.json" "j['compile']['cached']")" = false ] || fail "$slug: HPCJUDGE_NO_COMPILE_CACHE ignored"
+done
+
+cp "$src/tests/submissions/softmax-cpu/CE/syntax-error.cpp" "$work/bad.cpp"
+for n in 1 2; do
+  judged "ce-$n" softmax-cpu "$work/bad.cpp"
+  [ "$(field "$work/ce-$n.json" "[j['verdict'], j['compile']['cached']]")" = '["CE", false]' ] ||
+    fail "a file that does not compile, judged $n times: $(field "$work/ce-$n.json" "[j['verdict'], j['compile']['cached']]")"
+done
+ls "$work/cache/compiled" | grep -q -- '-submission-.*\.so$' || fail "nothing kept under the cache's compiled/"
+
+[ "$fails" = 0 ] && echo "compile cache: all checks passed"
+exit "$((fails > 0))"
