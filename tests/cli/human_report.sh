@@ -29,7 +29,7 @@ col() { grep -E "^  AC   $1 " "$tmp/prints" | head -1 | grep -bo 'N=' | head -1 
 [ "$(col 'whole-range \(new inputs\)')" = "$(col n1)" ] || fail "the (new inputs) row is not aligned: $(grep -E 'n1 |new inputs' "$tmp/prints")"
 
 # Where the grade's time went: a line before the verdict, and timing.wall_s in the JSON.
-grep -Eq "^judged in [0-9.]+ (s|ms): probe [0-9.]+ (s|ms|µs), compile [0-9.]+ (s|ms), (started beside [0-9.]+ (s|ms|µs|ns), )?runner [0-9.]+ .*, tests [0-9.]+ " "$tmp/prints" ||
+grep -Eq "^judged in [0-9.]+ (s|ms): probe [0-9.]+ (s|ms|µs), compile [0-9.]+ (s|ms|µs), (started beside [0-9.]+ (s|ms|µs|ns), )?runner [0-9.]+ .*, tests [0-9.]+ " "$tmp/prints" ||
   fail "no 'judged in' line: $(grep -B1 '^verdict' "$tmp/prints")"
 
 "$judge" softmax-cpu "$subs/WA/float-accumulator.cpp" --no-bench >"$tmp/wa" 2>&1
