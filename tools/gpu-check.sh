@@ -2,7 +2,7 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|wake-probe|switch-probe|l2-probe|busy-probe|all] [ctest -R regex | seconds]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|unlock|wake-probe|switch-probe|l2-probe|busy-probe|unlock-probe|all] [ctest -R regex | seconds]
 # speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
 # runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached.
 # trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
@@ -14,6 +14,10 @@
 # busy-probe: tools/busy_probe.cu, how long each kind of the judge's device work waits behind a kernel another
 # process keeps resident, and the driver's process lock (judge/isolation/device_lock.h) on a process idle, with a
 # kernel in flight, a resident kernel or queued work, running and stopped, and what a lock and an unlock cost.
+# unlock: the fast references of the short GPU cases judged with a call's unlock asked for while the runner is
+# stopped (HPCJUDGE_UNLOCK_WHILE_STOPPED=1) and after its resume, alternately; scores and the unlock's time.
+# unlock-probe: tools/unlock_probe.cu, a call's unlock asked for after the resume or while the runner is still
+# stopped: when it returns, when the runner reads, synchronises and replies.
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
 # repeat: judges each file in $REPEAT (default: one submission per GPU problem
 # that scores above 0) twice in a row and prints both scores: the repeatability check.
@@ -113,12 +117,37 @@ if [ "$phase" = wake ]; then
   done
   unset HPCJUDGE_NO_WAKE_AIDS
 fi
+if [ "$phase" = unlock ]; then
+  # A timed call's unlock asked for while the runner is stopped (HPCJUDGE_UNLOCK_WHILE_STOPPED=1) against after
+  # its resume (docs/design.md, "Device work between calls"): the fast references of the short GPU cases, judged
+  # against themselves side by side, off and on alternately, twice each; the score, and the medians of the
+  # trace's resumed-to-unlocked and handed-to-fenced per runner and case.
+  for slug in ${SLUGS:-vector-add reduction prefix-sum}; do
+    for k in 1 2; do
+      for ahead in off on; do
+        log="$out/unlock-$slug-$ahead-$k"
+        if [ $ahead = on ]; then export HPCJUDGE_UNLOCK_WHILE_STOPPED=1; else unset HPCJUDGE_UNLOCK_WHILE_STOPPED; fi
+        HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" --json "$log.json" \
+          >"$log.txt" 2>"$log.trace"
+        echo "== $slug, unlock ahead $ahead, grade $k: $(grep -o '^verdict.*' "$log.txt" | head -1)"
+        awk '$1 == "trace" && $2 == "call" {
+               for (i = 5; i < NF; i += 2) m[$i] = $(i + 1)
+               if ($NF > 0) { key = $4 "/" int(log($NF + 1) / log(2)); print key, "unlock", m["unlocked"] - m["resumed"]; print key, "interval", m["fenced"] - m["handed"] }
+             }' "$log.trace" | sort -k1,1 -k2,2 -k3,3g |
+          awk '{ k = $1 " " $2 } k != g { if (n) printf "  %s median %.1f us (%d calls)\n", g, v[int((n + 1) / 2)], n; g = k; n = 0 }
+               { v[++n] = $3 }
+               END { if (n) printf "  %s median %.1f us (%d calls)\n", g, v[int((n + 1) / 2)], n }'
+      done
+    done
+  done
+  unset HPCJUDGE_UNLOCK_WHILE_STOPPED
+fi
 if [ "$phase" = wake-probe ]; then
   # How long a stopped process takes to read a request once continued, with and without spinning threads on
   # the CPUs (docs/design.md, "What it costs"; judge/measure/wake_latency.h's CpuSpinners).
   g++ -O2 -pthread -o "$out/wake_probe" tools/wake_probe.cpp && "$out/wake_probe" | tee "$out/wake-probe.txt"
 fi
-if [ "$phase" = switch-probe ] || [ "$phase" = l2-probe ] || [ "$phase" = busy-probe ]; then
+if [ "$phase" = switch-probe ] || [ "$phase" = l2-probe ] || [ "$phase" = busy-probe ] || [ "$phase" = unlock-probe ]; then
   # The GPU probes (tools/*_probe.cu, each a parent in the judge's place and a child in a runner's): what the
   # judge's own device work before a call costs that call, a call free of the switch, and what the judge can see
   # of a runner's work kept between calls (docs/design.md, "What the judge's device work costs" and "Device work

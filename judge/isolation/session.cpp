@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -47,6 +49,53 @@ constexpr auto kReplySpin = std::chrono::milliseconds(20);
 constexpr auto kDeviceWorkLimit = std::chrono::milliseconds(500);
 // Passes of Session::hold_device_work() while the family keeps starting processes.
 constexpr int kHoldPasses = 4;
+// HPCJUDGE_UNLOCK_WHILE_STOPPED=1: how long before a timed exchange's request its unlock is asked for, on a
+// thread of the judge's, while the family is still stopped (UnlockAhead).
+constexpr auto kUnlockLead = std::chrono::microseconds(200);
+
+// A timed exchange's unlock asked for while the runner's family is still stopped, where
+// HPCJUDGE_UNLOCK_WHILE_STOPPED is set: the driver's part of the unlock that does not need the process
+// running is then done before the request, outside the interval. Nothing of the family's runs before its
+// resume either way (a stopped process makes no CUDA call, and the lock waited for the work it had
+// submitted); the unlock needs the process running, so the call returns once the family is resumed
+// (tools/unlock_probe.cu measures both ways). Off by default: not yet measured on a GPU.
+class UnlockAhead {
+ public:
+  explicit UnlockAhead(DeviceLock& lock)
+      : thread_([this, &lock] {
+          asked_.store(true, std::memory_order_release);
+          ok_ = lock.unlock(&why_);
+          at_ = Clock::now();
+          done_.store(true, std::memory_order_release);
+        }) {
+    while (!asked_.load(std::memory_order_acquire)) {
+    }
+    const auto until = Clock::now() + kUnlockLead;
+    while (Clock::now() < until) {
+    }
+  }
+  UnlockAhead(const UnlockAhead&) = delete;
+  UnlockAhead& operator=(const UnlockAhead&) = delete;
+  ~UnlockAhead() { thread_.join(); }  // after the interval: the thread has ended by then (wait())
+  // Spins until the driver's call has returned (the family must have been resumed): whether it unlocked every
+  // process (else `why`), and when it returned.
+  bool wait(std::string* why, Clock::time_point* at) {
+    while (!done_.load(std::memory_order_acquire)) {
+    }
+    *at = at_;
+    if (!ok_) *why = why_;
+    return ok_;
+  }
+
+ private:
+  std::atomic<bool> asked_{false}, done_{false};
+  bool ok_ = false;
+  std::string why_;
+  Clock::time_point at_;
+  std::thread thread_;
+};
+
+bool unlock_while_stopped() { return std::getenv("HPCJUDGE_UNLOCK_WHILE_STOPPED") != nullptr; }
 
 // HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
 // from the judge's `sent`, its own moments (handed: the interval's start; resumed, unlocked, arrived: the
@@ -230,6 +279,7 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
     : problem_(problem), opt_(opt), late_work_ns_(kLateWorkNs) {
   if (!opt_.images) own_images_ = std::make_unique<PinnedImages>(opt_.device);
   spin_replies_ = problem.info().kind == Kind::GPU && !opt.emulate && !wake_aids_off();
+  unlock_while_stopped_ = unlock_while_stopped();
   int fds[2];
   make_channel(fds);
   channel_ = fds[0];
@@ -448,6 +498,9 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // reached a sleeping judge about 117 us after the call synchronised, a polling one 69-85 us after.
   const bool timed = q.op == Op::Call || q.op == Op::Ping;
   const Clock::duration spin = timed && spin_replies_ ? kReplySpin : Clock::duration{};
+  // Its unlock asked for now, while the family is stopped, where HPCJUDGE_UNLOCK_WHILE_STOPPED says so.
+  std::optional<UnlockAhead> ahead;
+  if (timed && unlock_while_stopped_ && device_lock_ && device_lock_->held()) ahead.emplace(*device_lock_);
   // No CPU halted when the runner is resumed or the judge woken: the spinners run for their window, or until
   // the call's end.
   struct Awake {
@@ -470,8 +523,17 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   family_->resume();
   const auto resumed = Clock::now();
   // Its CUDA calls go on from here (the runner's first waits for this): inside the interval, as in the pings.
-  if (!release_device_work(o, during)) return x;
-  const auto unlocked = Clock::now();
+  Clock::time_point unlocked;
+  if (ahead) {
+    std::string why;
+    if (!ahead->wait(&why, &unlocked)) {
+      ended(o, std::string("before ") + during + ", " + why, CallOutcome::Crashed);
+      return x;
+    }
+  } else {
+    if (!release_device_work(o, during)) return x;
+    unlocked = Clock::now();
+  }
   // The call ends when its reply is there to read, not once it is read and parsed (10-33 us of the judge's
   // own on the H200's host, 2026-12-04): at each message's arrival the judge takes the time, the CPU the
   // family has used and, on a GPU, its fence, and keeps them where the message is the reply.

@@ -252,6 +252,7 @@ class Session {
   bool finished_ = false;
   bool trace_ = tracing();  // a line per call on stderr: where its interval goes
   bool spin_replies_ = false;  // a GPU problem on a device: timed replies awaited without sleeping
+  bool unlock_while_stopped_ = false;  // HPCJUDGE_UNLOCK_WHILE_STOPPED: a timed exchange's unlock asked for ahead
   bool wrapped_ = false;
   ExitStatus exit_;
 };
