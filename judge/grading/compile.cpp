@@ -333,6 +333,7 @@ std::optional<CompileResult> from_cache(const CompiledEntry& e, const fs::path& 
   std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in.eof() && in.fail()) return std::nullopt;
   if (!fs::copy_file(e.library, compiled_library(workdir), fs::copy_options::overwrite_existing, ec)) return std::nullopt;
+  fs::last_write_time(e.library, fs::file_time_type::clock::now(), ec);  // used: kept the longest
   CompileResult r;
   r.ok = true;
   r.cached = true;
@@ -359,20 +360,21 @@ void into_cache(const CompiledEntry& e, const fs::path& workdir, const std::stri
   });
 }
 
-// The submissions' libraries kept: the most recently used kSubmissionsKept (a hit touches its library).
-constexpr size_t kSubmissionsKept = 256;
+// The libraries kept: the kSubmissionsKept most recently used submissions' and the kReferencesKept most recently
+// used references' (a hit touches its library; a judge or problem of another version makes other keys).
+constexpr size_t kSubmissionsKept = 256, kReferencesKept = 64;
 
-void prune_submissions(const Paths& paths) {
+void prune_compiled(const Paths& paths, bool submissions) {
   std::error_code ec;
   std::vector<std::pair<fs::file_time_type, fs::path>> kept;
   for (const auto& f : fs::directory_iterator(paths.cache / "compiled", ec)) {
-    const std::string name = f.path().filename().string();
-    if (name.find("-submission-") != std::string::npos && f.path().extension() == ".so")
-      kept.emplace_back(f.last_write_time(ec), f.path());
+    const bool submission = f.path().filename().string().find("-submission-") != std::string::npos;
+    if (submission == submissions && f.path().extension() == ".so") kept.emplace_back(f.last_write_time(ec), f.path());
   }
-  if (kept.size() <= kSubmissionsKept) return;
+  const size_t keep = submissions ? kSubmissionsKept : kReferencesKept;
+  if (kept.size() <= keep) return;
   std::sort(kept.begin(), kept.end());
-  for (size_t i = 0; i + kSubmissionsKept < kept.size(); ++i) {
+  for (size_t i = 0; i + keep < kept.size(); ++i) {
     fs::path log = kept[i].second;
     fs::remove(kept[i].second, ec);
     fs::remove(log.replace_extension(".log"), ec);
@@ -396,7 +398,10 @@ CompileResult compile_reference(const Problem& p, const Paths& paths, const std:
   const CompiledEntry e = compiled_entry(paths, p, role, compile_key(p, role, opt, machine_fingerprint, source));
   if (std::optional<CompileResult> hit = from_cache(e, workdir)) return std::move(*hit);
   CompileResult r = compile_submission(p, paths, source, workdir, opt);
-  if (r.ok) into_cache(e, workdir, r.log);
+  if (r.ok) {
+    into_cache(e, workdir, r.log);
+    prune_compiled(paths, false);
+  }
   return r;
 }
 
@@ -407,8 +412,6 @@ CompileResult compile_submission_cached(const Problem& p, const Paths& paths, co
   const Stopwatch clock;
   const CompiledEntry e = compiled_entry(paths, p, "submission", compile_key(p, "submission", opt, machine_fingerprint, source));
   if (std::optional<CompileResult> hit = from_cache(e, workdir)) {
-    std::error_code ec;
-    fs::last_write_time(e.library, fs::file_time_type::clock::now(), ec);  // used: kept the longest
     if (p.info().source_ext == "cu" && !opt.emulate) hit->kernels = parse_ptxas_info(hit->log, opt.arch);
     hit->seconds = clock.elapsed();
     return std::move(*hit);
@@ -416,7 +419,7 @@ CompileResult compile_submission_cached(const Problem& p, const Paths& paths, co
   CompileResult r = compile_submission(p, paths, source, workdir, opt);
   if (r.ok) {
     into_cache(e, workdir, r.log);
-    prune_submissions(paths);
+    prune_compiled(paths, true);
   }
   return r;
 }

@@ -3,7 +3,8 @@
 #   - the second grade of the same file reports compile.cached, the same verdict, compile log and kernel
 #     table (a GPU problem's, from ptxas, where this machine compiles with nvcc; emulated here without one);
 #   - a file changed by one byte, or judged with HPCJUDGE_NO_COMPILE_CACHE=1, is compiled;
-#   - a file that does not compile is never kept: CE each time, compiled each time.
+#   - a file that does not compile is never kept: CE each time, compiled each time;
+#   - the 256 most recently used submissions' libraries are kept, the older ones pruned with their logs.
 # The judge runs on a copy of problems/ (HPCJUDGE_ROOT) with a cache of its own.
 set -uo pipefail
 judge=$(realpath "${1:?usage: compile_cache.sh path/to/hpcjudge}")
@@ -56,6 +57,23 @@ for n in 1 2; do
     fail "a file that does not compile, judged $n times: $(field "$work/ce-$n.json" "[j['verdict'], j['compile']['cached']]")"
 done
 ls "$work/cache/compiled" | grep -q -- '-submission-.*\.so$' || fail "nothing kept under the cache's compiled/"
+
+# The 256 most recently used submissions' libraries are kept: 300 older ones (their logs beside) are pruned to 255
+# by the next compile, the library it keeps the 256th.
+for i in $(seq 1000 1299); do
+  : >"$work/cache/compiled/softmax-cpu-submission-00000000000$i.so"
+  : >"$work/cache/compiled/softmax-cpu-submission-00000000000$i.log"
+  touch -d "@$((1577836800 + i))" "$work/cache/compiled/softmax-cpu-submission-00000000000$i.so"
+done
+echo "// once more" >>"$work/a.cpp"
+judged prune softmax-cpu "$work/a.cpp"
+kept=$(ls "$work/cache/compiled" | grep -c -- '-submission-.*\.so$')
+[ "$kept" = 256 ] || fail "$kept submissions' libraries kept, not 256"
+[ -e "$work/cache/compiled/softmax-cpu-submission-000000000001299.so" ] || fail "the most recent older library was pruned"
+[ -e "$work/cache/compiled/softmax-cpu-submission-000000000001000.so" ] && fail "the oldest library was kept"
+[ -e "$work/cache/compiled/softmax-cpu-submission-000000000001000.log" ] && fail "a pruned library's log was kept"
+judged prune-2 softmax-cpu "$work/a.cpp"
+[ "$(field "$work/prune-2.json" "j['compile']['cached']")" = true ] || fail "the library just kept was pruned"
 
 [ "$fails" = 0 ] && echo "compile cache: all checks passed"
 exit "$((fails > 0))"
