@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -348,7 +349,9 @@ void into_cache(const CompiledEntry& e, const fs::path& workdir, const std::stri
   std::error_code ec;
   fs::create_directories(e.library.parent_path(), ec);
   const auto place = [&](const fs::path& to, const auto& write) {
-    const fs::path aside = to.string() + ".tmp" + std::to_string(getpid());
+    // Unique to this judge and call: two grades at once (a batch's, one per GPU) may keep the same file.
+    static std::atomic<unsigned> calls{0};
+    const fs::path aside = to.string() + ".tmp" + std::to_string(getpid()) + "-" + std::to_string(calls++);
     if (write(aside)) fs::rename(aside, to, ec);
     if (ec || fs::exists(aside)) fs::remove(aside, ec);
     return !ec;
