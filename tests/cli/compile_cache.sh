@@ -8,18 +8,7 @@
 # The judge runs on a copy of problems/ (HPCJUDGE_ROOT) with a cache of its own.
 set -uo pipefail
 judge=$(realpath "${1:?usage: compile_cache.sh path/to/hpcjudge}")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-chmod 755 "$work"  # as root the compiler is a user of its own, and reads the emulator's headers through it
-cp -r "$src/problems" "$work/problems"
-ln -s "$src/reference" "$work/reference"
-ln -s "$src/tests" "$work/tests"
-ln -s "$src/emulate" "$work/emulate"
-export HPCJUDGE_ROOT=$work HPCJUDGE_CACHE=$work/cache
-mkdir -p "$work/cache"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/repo_copy.sh"
 field() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps(eval(sys.argv[2])))" "$@"; }
 
 judged() {  # judged NAME SLUG FILE [ENV...]: the report in $work/NAME.json

@@ -10,22 +10,13 @@
 # The judge runs on a copy of problems/ (HPCJUDGE_ROOT), so the repository is untouched.
 set -uo pipefail
 judge=$(realpath "${1:?usage: local_report.sh path/to/hpcjudge}")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
+. "$(dirname "$0")/repo_copy.sh"
 user=""
 cleanup() {
   [ -n "$user" ] && userdel -r "$user" >/dev/null 2>&1
-  [ -n "${KEEP:-}" ] || rm -rf "$work"
+  remove_work
 }
 trap cleanup EXIT
-chmod 755 "$work"
-cp -r "$src/problems" "$work/problems"
-ln -s "$src/reference" "$work/reference"
-ln -s "$src/tests" "$work/tests"
-export HPCJUDGE_ROOT=$work HPCJUDGE_CACHE=$work/cache
-mkdir -p "$work/cache"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # The student's softmax-cpu (the starter, begun: still WA), correctness only.
 echo "// begun" >> "$work/problems/softmax-cpu/solution.cpp"

@@ -7,15 +7,9 @@
 #   pack_test.sh JUDGE
 set -uo pipefail
 judge=$(realpath "${1:?usage: pack_test.sh path/to/hpcjudge}")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-cp -r "$src/problems" "$work/problems"
-ln -s "$src/reference" "$work/reference"
-ln -s "$src/tests" "$work/tests"
-export HPCJUDGE_ROOT=$work HPCJUDGE_CACHE=$work/cache
-mkdir -p "$work/cache" "$work/elsewhere"
-passes=0 fails=0
+. "$(dirname "$0")/repo_copy.sh"
+mkdir -p "$work/elsewhere"
+passes=0
 check() {  # NAME COMMAND...
   local name=$1; shift
   if "$@" >"$work/check.out" 2>&1; then echo "ok   $name"; passes=$((passes + 1));

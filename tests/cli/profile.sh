@@ -6,15 +6,8 @@
 #   profile.sh JUDGE
 set -u
 judge=$(realpath "$1")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp -r "$src/problems" "$work/problems"
-ln -s "$src/reference" "$work/reference"
-ln -s "$src/tests" "$work/tests"
-export HPCJUDGE_ROOT=$work HPCJUDGE_CACHE=$work/cache NO_COLOR=1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/repo_copy.sh"
+export NO_COLOR=1
 sub=$src/tests/submissions/softmax-cpu/AC/openmp.cpp
 
 "$judge" profile softmax-cpu "$sub" --case no-such-case >"$work/out" 2>"$work/err"
