@@ -737,12 +737,15 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
   }
   std::sort(samples.begin(), samples.end());
   std::sort(after.begin(), after.end());
-  const auto at = [&](double q) { return samples[static_cast<size_t>(q * static_cast<double>(samples.size() - 1))]; };
-  return {.median_s = at(0.5),
-          .subtracted_s = at(0.1),
-          .noise_s = at(0.75) - at(0.25),
+  // The sample at rank q of n sorted ones (the lower of two where q falls between).
+  const auto at = [](const auto& sorted, double q) {
+    return sorted[static_cast<size_t>(q * static_cast<double>(sorted.size() - 1))];
+  };
+  return {.median_s = at(samples, 0.5),
+          .subtracted_s = at(samples, 0.1),
+          .noise_s = at(samples, 0.75) - at(samples, 0.25),
           .samples = samples.size(),
-          .after_cpu_ns = after[static_cast<size_t>(0.9 * static_cast<double>(after.size() - 1))]};
+          .after_cpu_ns = at(after, 0.9)};
 }
 
 void Session::flush_caches() {
