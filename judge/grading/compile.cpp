@@ -384,11 +384,30 @@ void prune_compiled(const Paths& paths, bool submissions) {
   }
 }
 
-std::string compile_key(const Problem& p, const std::string& role, const CompileOptions& opt,
+// The emulator's headers, which an emulated compile force-includes and which the judge's version does not
+// cover (cmake/versions.cmake): every file under emulate/include, its path and bytes, in sorted order.
+std::string emulator_headers_digest(const Paths& paths) {
+  std::error_code ec;
+  const fs::path top = emulator_include(paths);
+  std::vector<fs::path> files;
+  for (const auto& f : fs::recursive_directory_iterator(top, ec))
+    if (f.is_regular_file(ec)) files.push_back(f.path());
+  std::sort(files.begin(), files.end());
+  Sha256 all;
+  for (const fs::path& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    all.update(fs::relative(f, top, ec).string() + '\n' + sha256_hex(bytes) + '\n');
+  }
+  return all.hex();
+}
+
+std::string compile_key(const Problem& p, const Paths& paths, const std::string& role, const CompileOptions& opt,
                         const std::string& machine_fingerprint, const std::string& source) {
   return sha256_hex(machine_fingerprint + '\0' + judge_version() + '\0' + p.info().slug + '\0' +
                     problem_version(p.info().slug) + '\0' + role + '\0' + opt.arch +
-                    (opt.vendor ? "\0vendor" : "") + (opt.emulate ? "\0emulate" : "") + '\0' + source);
+                    (opt.vendor ? "\0vendor" : "") +
+                    (opt.emulate ? "\0emulate " + emulator_headers_digest(paths) : "") + '\0' + source);
 }
 
 }  // namespace
@@ -398,7 +417,7 @@ bool compile_cache_off() { return std::getenv("HPCJUDGE_NO_COMPILE_CACHE") != nu
 CompileResult compile_reference(const Problem& p, const Paths& paths, const std::string& role,
                                 const std::string& source, const fs::path& workdir, const CompileOptions& opt,
                                 const std::string& machine_fingerprint) {
-  const CompiledEntry e = compiled_entry(paths, p, role, compile_key(p, role, opt, machine_fingerprint, source));
+  const CompiledEntry e = compiled_entry(paths, p, role, compile_key(p, paths, role, opt, machine_fingerprint, source));
   if (std::optional<CompileResult> hit = from_cache(e, workdir)) return std::move(*hit);
   CompileResult r = compile_submission(p, paths, source, workdir, opt);
   if (r.ok) {
@@ -413,7 +432,8 @@ CompileResult compile_submission_cached(const Problem& p, const Paths& paths, co
                                         const std::string& machine_fingerprint) {
   if (compile_cache_off()) return compile_submission(p, paths, source, workdir, opt);
   const Stopwatch clock;
-  const CompiledEntry e = compiled_entry(paths, p, "submission", compile_key(p, "submission", opt, machine_fingerprint, source));
+  const CompiledEntry e =
+      compiled_entry(paths, p, "submission", compile_key(p, paths, "submission", opt, machine_fingerprint, source));
   if (std::optional<CompileResult> hit = from_cache(e, workdir)) {
     if (p.info().source_ext == "cu" && !opt.emulate) hit->kernels = parse_ptxas_info(hit->log, opt.arch);
     hit->seconds = clock.elapsed();

@@ -2,13 +2,15 @@
 # A file judged again is not compiled again (judge/grading/compile.h, compile_submission_cached):
 #   - the second grade of the same file reports compile.cached, the same verdict, compile log and kernel
 #     table (a GPU problem's, from ptxas, where this machine compiles with nvcc; emulated here without one);
-#   - a file changed by one byte, or judged with HPCJUDGE_NO_COMPILE_CACHE=1, is compiled;
+#   - a file changed by one byte, or judged with HPCJUDGE_NO_COMPILE_CACHE=1, is compiled, and so is an emulated
+#     one once the emulator's headers have changed;
 #   - a file that does not compile is never kept: CE each time, compiled each time;
 #   - the 256 most recently used submissions' libraries are kept, the older ones pruned with their logs.
 # The judge runs on a copy of problems/ (HPCJUDGE_ROOT) with a cache of its own.
 set -uo pipefail
 judge=$(realpath "${1:?usage: compile_cache.sh path/to/hpcjudge}")
 . "$(dirname "$0")/repo_copy.sh"
+rm "$work/emulate" && cp -r "$src/emulate" "$work/emulate"  # its headers are changed below
 field() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps(eval(sys.argv[2])))" "$@"; }
 
 judged() {  # judged NAME SLUG FILE [ENV...]: the report in $work/NAME.json
@@ -38,6 +40,15 @@ for case in "softmax-cpu softmax-cpu/AC/openmp.cpp cpp" "vector-add vector-add/A
   judged "$slug-4" "$slug" "$work/a.$ext" HPCJUDGE_NO_COMPILE_CACHE=1
   [ "$(field "$work/$slug-4.json" "j['compile']['cached']")" = false ] || fail "$slug: HPCJUDGE_NO_COMPILE_CACHE ignored"
 done
+
+# The emulator's headers, which an emulated compile takes in, are part of the key (the judge's version does not
+# cover them); where vector-add ran on the GPU above, its compile did not take them in.
+if [ "$(field "$work/vector-add-4.json" "j.get('emulated', False)")" = true ]; then
+  echo "// changed" >>"$work/emulate/include/hpcjudge_emulate.h"
+  judged vector-add-5 vector-add "$work/a.cu"
+  [ "$(field "$work/vector-add-5.json" "j['compile']['cached']")" = false ] ||
+    fail "vector-add: compiled against the emulator's old headers, taken from the cache"
+fi
 
 cp "$src/tests/submissions/softmax-cpu/CE/syntax-error.cpp" "$work/bad.cpp"
 for n in 1 2; do
