@@ -402,9 +402,20 @@ std::string emulator_headers_digest(const Paths& paths) {
   return all.hex();
 }
 
+// What -march=native compiles for: the CPU's feature flags, which its model name does not always fix (a virtual
+// machine may hide some), where the cache is shared by machines of one model (a cluster's home folder).
+std::string cpu_flags() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("flags", 0) == 0) return line;
+  return "";
+}
+
 std::string compile_key(const Problem& p, const Paths& paths, const std::string& role, const CompileOptions& opt,
                         const std::string& machine_fingerprint, const std::string& source) {
-  return sha256_hex(machine_fingerprint + '\0' + judge_version() + '\0' + p.info().slug + '\0' +
+  static const std::string flags = cpu_flags();
+  return sha256_hex(machine_fingerprint + '\0' + flags + '\0' + judge_version() + '\0' + p.info().slug + '\0' +
                     problem_version(p.info().slug) + '\0' + role + '\0' + opt.arch +
                     (opt.vendor ? "\0vendor" : "") +
                     (opt.emulate ? "\0emulate " + emulator_headers_digest(paths) : "") + '\0' + source);

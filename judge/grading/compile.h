@@ -57,8 +57,9 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
 
 // The judge's own reference solution `role` compiled as compile_submission() does, once per
 // machine, judge, problem and source: the library is cached under <cache>/compiled/ (keyed on the
-// machine's fingerprint, which names its CPU and compilers, this judge's version, the problem's, the
-// options and the source) with what the compiler printed, and copied into `workdir` on a hit.
+// machine's fingerprint, which names its CPU and compilers, the CPU's feature flags, this judge's version,
+// the problem's, the options, the emulator's headers where emulated, and the source) with what the
+// compiler printed, and copied into `workdir` on a hit.
 CompileResult compile_reference(const Problem& p, const Paths& paths, const std::string& role,
                                 const std::string& source, const std::filesystem::path& workdir,
                                 const CompileOptions& opt, const std::string& machine_fingerprint);
