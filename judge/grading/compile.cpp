@@ -415,10 +415,15 @@ std::string cpu_flags() {
 std::string compile_key(const Problem& p, const Paths& paths, const std::string& role, const CompileOptions& opt,
                         const std::string& machine_fingerprint, const std::string& source) {
   static const std::string flags = cpu_flags();
-  return sha256_hex(machine_fingerprint + '\0' + flags + '\0' + judge_version() + '\0' + p.info().slug + '\0' +
-                    problem_version(p.info().slug) + '\0' + role + '\0' + opt.arch +
-                    (opt.vendor ? "\0vendor" : "") +
-                    (opt.emulate ? "\0emulate " + emulator_headers_digest(paths) : "") + '\0' + source);
+  // Each field ends with a NUL (a literal "\0..." would end where its NUL is, as a C string: the vendor and
+  // emulation marks were left out so until 2026-12-04).
+  std::string key;
+  for (const std::string& field :
+       {machine_fingerprint, flags, std::string(judge_version()), p.info().slug, problem_version(p.info().slug), role,
+        opt.arch, std::string(opt.vendor ? "vendor" : ""),
+        opt.emulate ? "emulate " + emulator_headers_digest(paths) : std::string()})
+    key += field + '\0';
+  return sha256_hex(key + source);
 }
 
 }  // namespace
