@@ -22,7 +22,9 @@ class KeptNotes final : public Listener {
 
 EarlyRunners::EarlyRunners(const Problem& p, const Paths& paths, const GradeOptions& opt,
                            const SessionOptions& session, const EarlyRunnersPlan& plan) {
-  tests = std::make_unique<Session>(paths, p, session);
+  SessionOptions tests_options = session;
+  tests_options.timed_calls = plan.tests_timed;
+  tests = std::make_unique<Session>(paths, p, tests_options);
   if (plan.timed) timed = std::make_unique<Session>(paths, p, session);
   if (plan.rivals_scale) rivals = std::make_unique<Rivals>(p, paths, opt, session, *plan.rivals_scale);
   launching_ = std::async(std::launch::async, [this, &p, &paths, opt, plan] {

@@ -29,6 +29,7 @@ namespace hpcjudge {
 
 struct EarlyRunnersPlan {
   bool timed = false;                 // a runner of its own for the performance cases (grade(): `fresh`)
+  bool tests_timed = true;            // the functional tests' runner makes timed calls too (SessionOptions)
   std::optional<Scale> rivals_scale;  // the cached scale to start the rivals against, or none: no rivals now
   std::string arch;                   // the rivals' compile
   std::string machine_fingerprint;    // the rivals' compile cache

@@ -641,6 +641,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   if (runnable)
     early.emplace(p, paths, opt, session_options,
                   EarlyRunnersPlan{.timed = timed_apart,
+                                   .tests_timed = opt.bench && !emulate && !timed_apart,
                                    .rivals_scale = beside ? cached_scale_in_use(p, paths, r.machine) : std::nullopt,
                                    .arch = arch,
                                    .machine_fingerprint = r.machine.fingerprint(),
@@ -693,9 +694,9 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     };
     r.timing = {{"clock", "judge"},
                 {"round_trip_tests", trip(s.round_trip(false))},
-                {"round_trip_timed", trip(s.round_trip(true))},
                 {"buffers", s.buffers()},
                 {"judge_held_device_buffers", s.judge_held()}};
+    if (s.round_trip(true).samples > 0) r.timing["round_trip_timed"] = trip(s.round_trip(true));
     if (!s.device_work().empty()) r.timing["device_work"] = s.device_work();
     if (awake) r.timing["cpus_kept_awake"] = awake->held();
     if (awake) r.timing["cpus_spinning_in_calls"] = spinners ? spinners->count() : 0;

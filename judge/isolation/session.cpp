@@ -772,8 +772,10 @@ CallOutcome Session::ready(double timeout_s) {
   CallOutcome o;
   warm_trip_ = measure_round_trip(false, timeout_s, o);
   if (o.status != CallOutcome::Ok) return o;
-  cold_trip_ = measure_round_trip(true, timeout_s, o);
-  if (o.status != CallOutcome::Ok) return o;
+  if (opt_.timed_calls) {
+    cold_trip_ = measure_round_trip(true, timeout_s, o);
+    if (o.status != CallOutcome::Ok) return o;
+  }
   // Measured before any of the submission's code ran, so it cannot be raised by it; capped (UINT64_MAX, a ping
   // that started a process, included) before the sum, which then cannot wrap.
   late_work_ns_ = kLateWorkNs + std::min(kLateWorkCapNs - kLateWorkNs,
