@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A file judged again is not compiled again (judge/grading/compile.h, compile_submission_cached):
 #   - the second grade of the same file reports compile.cached, the same verdict, compile log and kernel
-#     table (a GPU problem's, from ptxas, where this machine compiles with nvcc; emulated here without one);
+#     table (emulated on a machine without a GPU; and a GPU problem compiled by nvcc with --no-emulate, where
+#     this machine has nvcc: its kernel table, read back from the kept ptxas output, is the compile's);
 #   - a file changed by one byte, or judged with HPCJUDGE_NO_COMPILE_CACHE=1, is compiled, and so is an emulated
 #     one once the emulator's headers have changed;
 #   - a file that does not compile is never kept: CE each time, compiled each time;
@@ -48,6 +49,21 @@ if [ "$(field "$work/vector-add-4.json" "j.get('emulated', False)")" = true ]; t
   judged vector-add-5 vector-add "$work/a.cu"
   [ "$(field "$work/vector-add-5.json" "j['compile']['cached']")" = false ] ||
     fail "vector-add: compiled against the emulator's old headers, taken from the cache"
+fi
+
+# Compiled by nvcc (--no-emulate: SKIP where there is no GPU, AC where there is one), where this machine has it:
+# the kernel table read back from the kept ptxas output is the compile's.
+cp "$src/reference/solutions/vector-add/fast.cu" "$work/n.cu"
+for n in 1 2; do
+  (cd "$work" && "$judge" vector-add "$work/n.cu" --no-emulate --no-bench --json "$work/nvcc-$n.json") >"$work/nvcc-$n.out" 2>&1
+done
+if [ "$(field "$work/nvcc-1.json" "j['compile']['ok'] and len(j['kernels']) > 0")" = true ]; then
+  [ "$(field "$work/nvcc-2.json" "[j['compile']['cached'], j['verdict'] == $(field "$work/nvcc-1.json" "j['verdict']")]")" = '[true, true]' ] ||
+    fail "nvcc: the same file compiled again, or judged otherwise: $(tail -3 "$work/nvcc-2.out")"
+  [ "$(field "$work/nvcc-1.json" "j['kernels']")" = "$(field "$work/nvcc-2.json" "j['kernels']")" ] ||
+    fail "nvcc: the kernel table differs between the compile and the kept library"
+else
+  echo "nvcc not used here ($(field "$work/nvcc-1.json" "j['message']")): its part skipped"
 fi
 
 cp "$src/tests/submissions/softmax-cpu/CE/syntax-error.cpp" "$work/bad.cpp"
