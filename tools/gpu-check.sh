@@ -40,6 +40,25 @@ fi
 ls -l /dev | grep -i nvidia >"$out/dev-nodes.txt" 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv >"$out/gpu.txt" 2>&1
 
+# The median of each (runner and size class, mark) over a trace's timed calls (HPCJUDGE_TRACE's `trace call`
+# lines; the size class is the runner's reported time within a factor of 2): one line per group, sorted, then
+# each group's median (plain POSIX awk). With `unlock`, of two spans instead of the marks: resumed to unlocked
+# (the unlock) and handed to fenced (the interval), for the calls that reported a time.
+call_medians() {  # TRACE [unlock]
+  awk -v unlock="${2:-}" '$1 == "trace" && $2 == "call" {
+         key = $4 "/" int(log($NF + 1) / log(2))
+         if (unlock == "") { for (i = 5; i < NF; i += 2) print key, $i, $(i + 1); next }
+         if ($NF <= 0) next
+         for (i = 5; i < NF; i += 2) m[$i] = $(i + 1)
+         print key, "unlock", m["unlocked"] - m["resumed"]
+         print key, "interval", m["fenced"] - m["handed"]
+       }' "$1" | sort -k1,1 -k2,2 -k3,3g |
+    awk 'function flush() { if (n) printf "%s %s %s (%d calls)\n", g, f, v[int((n + 1) / 2)], n; n = 0 }
+         $1 != g || $2 != f { flush(); g = $1; f = $2 }
+         { v[++n] = $3 }
+         END { flush() }'
+}
+
 if [ "$phase" = build ] || [ "$phase" = all ]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DHPCJUDGE_TESTS=ON "${prefix[@]}" >"$out/configure.log" 2>&1 &&
     cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { tail -30 "$out/configure.log" "$out/build.log"; exit 1; }
@@ -130,13 +149,7 @@ if [ "$phase" = unlock ]; then
         HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" --json "$log.json" \
           >"$log.txt" 2>"$log.trace"
         echo "== $slug, unlock ahead $ahead, grade $k: $(grep -o '^verdict.*' "$log.txt" | head -1)"
-        awk '$1 == "trace" && $2 == "call" {
-               for (i = 5; i < NF; i += 2) m[$i] = $(i + 1)
-               if ($NF > 0) { key = $4 "/" int(log($NF + 1) / log(2)); print key, "unlock", m["unlocked"] - m["resumed"]; print key, "interval", m["fenced"] - m["handed"] }
-             }' "$log.trace" | sort -k1,1 -k2,2 -k3,3g |
-          awk '{ k = $1 " " $2 } k != g { if (n) printf "  %s median %.1f us (%d calls)\n", g, v[int((n + 1) / 2)], n; g = k; n = 0 }
-               { v[++n] = $3 }
-               END { if (n) printf "  %s median %.1f us (%d calls)\n", g, v[int((n + 1) / 2)], n }'
+        call_medians "$log.trace" unlock
       done
     done
   done
@@ -163,15 +176,7 @@ if [ "$phase" = trace ]; then
   HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" --json "$out/trace-$slug.json" \
     >"$out/trace-$slug.txt" 2>"$out/trace-$slug.log"
   sed -n '/^performance/,$p' "$out/trace-$slug.txt"
-  # One line per (runner, size class, mark): sorted, then each group's median (plain POSIX awk).
-  awk '$1 == "trace" && $2 == "call" {
-         key = $4 "/" int(log($NF + 1) / log(2))  # runner, and the reported time within a factor of 2
-         for (i = 5; i < NF; i += 2) print key, $i, $(i + 1)
-       }' "$out/trace-$slug.log" | sort -k1,1 -k2,2 -k3,3g |
-    awk 'function flush() { if (n) printf "%s %s %s (%d calls)\n", g, f, v[int((n + 1) / 2)], n; n = 0 }
-         $1 != g || $2 != f { flush(); g = $1; f = $2 }
-         { v[++n] = $3 }
-         END { flush() }'
+  call_medians "$out/trace-$slug.log"
 fi
 if [ "$phase" = bench ]; then
   rm -f "$out/bench.done"
