@@ -80,7 +80,7 @@ struct SessionOptions {
   // the session's own where null.
   PinnedImages* images = nullptr;
   // Whether it makes timed calls (after a cache flush): only then is the round trip after a flush measured in
-  // ready() (21 pings, each after a flush: 0.3-0.4 s of a CPU grade on the 2-core VM). The functional tests'
+  // ready() (21 pings, each after a flush: 0.55 s of spmv-cpu's grade on the 2-core VM). The functional tests'
   // runner where the performance cases have a runner of their own makes none.
   bool timed_calls = true;
 };
