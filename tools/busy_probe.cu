@@ -33,6 +33,7 @@
 namespace {
 
 using probe::check;
+using probe::err_name;
 using probe::now_us;
 
 __global__ void nothing() {}
@@ -134,12 +135,6 @@ void watchdog() {
       kill(g_child.load(), SIGKILL);
     }
   }
-}
-
-const char* err_name(CUresult r) {
-  const char* name = nullptr;
-  cuGetErrorName(r, &name);
-  return name ? name : "?";
 }
 
 // One driver call, timed and watched (the watchdog's step while it runs).

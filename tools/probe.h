@@ -1,7 +1,9 @@
-// What the GPU probes of tools/ share (switch_probe.cu, l2_probe.cu, busy_probe.cu): a CUDA call checked, the
-// monotonic clock in µs, and a sample's 10th percentile, median and 90th percentile.
+// What the GPU probes of tools/ share (switch_probe.cu, l2_probe.cu, busy_probe.cu, unlock_probe.cu): a CUDA call
+// checked, a driver call's result by name, the monotonic clock in µs, and a sample's 10th percentile, median and
+// 90th percentile.
 #pragma once
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +20,13 @@ inline void check(cudaError_t e, const char* what) {
     std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
     std::exit(1);
   }
+}
+
+// A driver call's result by name (CUDA_ERROR_NOT_READY, ...); "?" for one the driver does not name.
+inline const char* err_name(CUresult r) {
+  const char* name = nullptr;
+  cuGetErrorName(r, &name);
+  return name ? name : "?";
 }
 
 inline double now_us() {

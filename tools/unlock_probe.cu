@@ -33,6 +33,7 @@
 namespace {
 
 using probe::check;
+using probe::err_name;
 using probe::now_us;
 
 __global__ void nothing() {}
@@ -56,12 +57,6 @@ Marks* g_marks = nullptr;  // shared with the child (an anonymous shared mapping
     if (write(out, &c, 1) != 1) std::exit(1);
   }
   std::exit(0);
-}
-
-const char* err_name(CUresult r) {
-  const char* name = nullptr;
-  cuGetErrorName(r, &name);
-  return name ? name : "?";
 }
 
 std::atomic<bool> g_spin{true};
