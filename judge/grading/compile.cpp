@@ -426,9 +426,9 @@ std::string compile_key(const Problem& p, const Paths& paths, const std::string&
   return sha256_hex(key + source);
 }
 
-}  // namespace
-
 bool compile_cache_off() { return std::getenv("HPCJUDGE_NO_COMPILE_CACHE") != nullptr; }
+
+}  // namespace
 
 CompileResult compile_reference(const Problem& p, const Paths& paths, const std::string& role,
                                 const std::string& source, const fs::path& workdir, const CompileOptions& opt,

@@ -73,7 +73,6 @@ CompileResult compile_reference(const Problem& p, const Paths& paths, const std:
 CompileResult compile_submission_cached(const Problem& p, const Paths& paths, const std::string& source,
                                         const std::filesystem::path& workdir, const CompileOptions& opt,
                                         const std::string& machine_fingerprint);
-bool compile_cache_off();
 
 // The emulator's headers and the folder of its library (the runner's).
 std::filesystem::path emulator_include(const Paths& paths);
