@@ -756,6 +756,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
           }
         }
         wall["peaks_and_rivals"] = phase.lap();  // the machine's peaks, the references compiled and started
+        if (rivals) rivals->late_work_as(timed);
+        r.timing["late_work_allowance_s"] = 1e-9 * static_cast<double>(timed.late_work_ns());
         // The grade's wall time so far, less a scale timed now (a first grade's, not the grade's own work).
         const double scale_s = wall.value("scale", 0.0);
         run_bench(p, opt, paths, r.machine, peaks, timed, rivals.get(), r, listener,

@@ -65,6 +65,9 @@ class Rivals {
   const std::string& failure(size_t k) const { return members_[k]->failure; }
   // What the report says of the rivals: who was timed beside, who was not and why.
   const std::vector<std::string>& notes() const { return notes_; }
+  // Each rival's calls given the late-work allowance of the submission's timed runner `timed` (ready() made):
+  // the same for every side of a ratio, as the round trip subtracted is (Session::late_work_as).
+  void late_work_as(const Session& timed);
   // The rivals' sessions, to end together with the submission's (finish_together).
   std::vector<Session*> sessions() const;
 

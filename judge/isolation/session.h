@@ -81,7 +81,8 @@ struct SessionOptions {
   PinnedImages* images = nullptr;
   // Whether it makes timed calls (after a cache flush): only then is the round trip after a flush measured in
   // ready() (21 pings, each after a flush: 0.55 s of spmv-cpu's grade on the 2-core VM). The functional tests'
-  // runner where the performance cases have a runner of their own makes none.
+  // runner where the performance cases have a runner of their own makes none; nor does a rival's, whose calls
+  // take the submission's round trip and late-work allowance (Session::late_work_as).
   bool timed_calls = true;
 };
 
@@ -201,6 +202,13 @@ class Session {
   // "" where it has no device (a CPU problem, CPU emulation).
   const std::string& device_work() const { return device_work_note_; }
   bool judge_held() const { return device_ != nullptr; }
+  // The CPU a call's processes may use after its reply before the interval runs on to their stop (the late-work
+  // allowance: the runner's own return to waiting, measured by ready()'s pings, plus kLateWorkNs, capped), taken
+  // from `timed`, a session ready() made with timed calls: a rival's, whose runner is the same program with the
+  // same options, is the submission's timed runner's, so that each side of a ratio has the same allowance and no
+  // rival measures its own after cache flushes (SessionOptions::timed_calls).
+  void late_work_as(const Session& timed) { late_work_ns_ = timed.late_work_ns_; }
+  uint64_t late_work_ns() const { return late_work_ns_; }
 
  private:
   struct Exchange {

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The runners of a scored grade and what each measures (judge/grading/early_runners.h, rivals.h):
+#   - only the performance cases' runner measures its round trip after cache flushes; the functional
+#     tests' runner and each rival's (the fast reference timed beside) measure the same warm pings alone,
+#     as HPCJUDGE_TRACE's ping lines show, one runner at a time;
+#   - the report gives the one late-work allowance every side's calls had (timing.late_work_allowance_s),
+#     between kLateWorkNs and kLateWorkCapNs (100 and 300 us).
+# The first grade fills a cache of its own with the problem's scale; the second, traced, starts its rivals
+# beside the compile as a grade on a machine that judged the problem before does.
+#   runners.sh JUDGE
+set -u
+judge=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HPCJUDGE_CACHE=$tmp/cache
+slug=softmax-cpu
+sol=$root/reference/solutions/$slug/fast.cpp
+"$judge" "$slug" "$sol" >"$tmp/first.txt" 2>&1 || { cat "$tmp/first.txt"; echo "FAIL: the first grade"; exit 1; }
+HPCJUDGE_TRACE=1 "$judge" "$slug" "$sol" --json "$tmp/second.json" >"$tmp/second.txt" 2>"$tmp/trace.txt" ||
+  { cat "$tmp/second.txt" "$tmp/trace.txt"; echo "FAIL: the second grade"; exit 1; }
+python3 - "$tmp/second.json" "$tmp/trace.txt" <<'PY'
+import collections, json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verdict"] == "AC", (r["verdict"], r.get("message"))
+sides = r["timing"]["side_by_side"]
+assert any(s.startswith("fast: timed beside") for s in sides), sides
+pings = collections.Counter(line.split()[3] for line in open(sys.argv[2]) if line.startswith("trace ping runner "))
+counts = sorted(pings.values())
+print("pings per runner:", dict(pings))
+# The functional tests' runner, the performance cases' runner and at least the fast reference's.
+assert len(counts) >= 3, f"{len(counts)} runners pinged, not the tests', the performance cases' and a rival's"
+assert counts[-1] > counts[-2], f"more than one runner measured its round trip after cache flushes: {counts}"
+assert len(set(counts[:-1])) == 1, f"the runners other than the performance cases' pinged unlike each other: {counts}"
+assert r["timing"]["round_trip_timed"]["samples"] > 0, r["timing"]["round_trip_timed"]
+allowance = r["timing"]["late_work_allowance_s"]
+assert 100e-6 <= allowance <= 300e-6, f"late-work allowance {allowance} s"
+print(f"one late-work allowance for every side: {allowance * 1e6:.0f} us")
+PY
