@@ -2,12 +2,13 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|unlock|wake-probe|switch-probe|l2-probe|busy-probe|unlock-probe|all] [ctest -R regex | seconds]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|unlock|wake-probe|flush-probe|switch-probe|l2-probe|busy-probe|unlock-probe|all] [ctest -R regex | seconds]
 # speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
 # runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached.
 # trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
 # wake: the same fast reference judged with the wake aids off and on, twice each (HPCJUDGE_NO_WAKE_AIDS).
 # wake-probe: tools/wake_probe.cpp, a stopped process's wake-up with and without spinning threads on the CPUs.
+# flush-probe: tools/flush_probe.cpp, how cold a working set written on every CPU is after each kind of CPU cache flush.
 # switch-probe: tools/switch_probe.cu, a runner's tiny kernel after each kind of the judge's own device work.
 # l2-probe: tools/l2_probe.cu, whether the judge sees a runner's persisting-L2 set-aside, and a runner's tiny kernel
 # after an untimed kernel of its own and a flush that is a copy from the host (a call free of the switch).
@@ -159,6 +160,12 @@ if [ "$phase" = wake-probe ]; then
   # How long a stopped process takes to read a request once continued, with and without spinning threads on
   # the CPUs (docs/design.md, "What it costs"; judge/measure/wake_latency.h's CpuSpinners).
   g++ -O2 -pthread -o "$out/wake_probe" tools/wake_probe.cpp && "$out/wake_probe" | tee "$out/wake-probe.txt"
+fi
+if [ "$phase" = flush-probe ]; then
+  # How cold a call's data is after the judge's CPU cache flush (harness/cpu_cache.h; docs/design.md, "The CPU's
+  # caches"), against the one-thread flush before it and 1 GiB of other reads.
+  g++ -std=c++20 -O2 -pthread -I. -Iharness -o "$out/flush_probe" tools/flush_probe.cpp harness/cpu_cache.cpp &&
+    "$out/flush_probe" | tee "$out/flush-probe.txt"
 fi
 if [ "$phase" = switch-probe ] || [ "$phase" = l2-probe ] || [ "$phase" = busy-probe ] || [ "$phase" = unlock-probe ]; then
   # The GPU probes (tools/*_probe.cu, each a parent in the judge's place and a child in a runner's): what the
