@@ -1,5 +1,5 @@
-# What the CPU problems' scale tests share (sourced by repeat_test.sh and fastest_test.sh, with their
-# arguments: JUDGE [SLUG...]): the judge, the problems (every CPU problem where none is named), the
+# What the tests that judge CPU problems' references share (sourced by repeat_test.sh, fastest_test.sh,
+# peaks_too_low.sh and ../cli/runners.sh, with their arguments: JUDGE [SLUG...]): the judge, the problems (every CPU problem where none is named), the
 # repository's root, and a scratch folder with a judge's cache of its own, removed on exit.
 set -u
 judge=$1

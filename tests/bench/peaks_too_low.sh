@@ -3,12 +3,7 @@
 # hardware allows") or a share of the peak over 100%: the judge measures the peaks again the first time a case
 # seems to beat them, and keeps the higher figures.
 #   peaks_too_low.sh JUDGE
-set -u
-judge=$1
-root=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HPCJUDGE_CACHE=$tmp/cache
+source "$(dirname "$0")/cpu_problems.sh" "$1" softmax-cpu
 fail() { echo "FAIL: $*"; exit 1; }
 sol=$root/reference/solutions/softmax-cpu/fast.cpp
 "$judge" softmax-cpu "$sol" --json "$tmp/first.json" >"$tmp/first.txt" 2>&1 || { cat "$tmp/first.txt"; fail "first run"; }

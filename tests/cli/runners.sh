@@ -8,13 +8,8 @@
 # The first grade fills a cache of its own with the problem's scale; the second, traced, starts its rivals
 # beside the compile as a grade on a machine that judged the problem before does.
 #   runners.sh JUDGE
-set -u
-judge=$1
-root=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HPCJUDGE_CACHE=$tmp/cache
-slug=softmax-cpu
+source "$(dirname "$0")/../bench/cpu_problems.sh" "$1" softmax-cpu
+slug=$slugs
 sol=$root/reference/solutions/$slug/fast.cpp
 "$judge" "$slug" "$sol" >"$tmp/first.txt" 2>&1 || { cat "$tmp/first.txt"; echo "FAIL: the first grade"; exit 1; }
 HPCJUDGE_TRACE=1 "$judge" "$slug" "$sol" --json "$tmp/second.json" >"$tmp/second.txt" 2>"$tmp/trace.txt" ||
