@@ -28,12 +28,17 @@ EarlyRunners::EarlyRunners(const Problem& p, const Paths& paths, const GradeOpti
   if (plan.timed) timed = std::make_unique<Session>(paths, p, session);
   if (plan.rivals_scale) rivals = std::make_unique<Rivals>(p, paths, opt, session, *plan.rivals_scale);
   launching_ = std::async(std::launch::async, [this, &p, &paths, opt, plan] {
-    tests->launch(60);
-    if (timed) timed->launch(60);
+    // Every runner launched at once, each on a thread of its own (the rivals' in Rivals::start): a launch
+    // measures nothing, and one after another they were the grade's wait past a compile taken from the cache.
+    const auto launch = [](Session* s) { return std::async(std::launch::async, [s] { s->launch(60); }); };
+    std::future<void> launched_tests = launch(tests.get());
+    std::future<void> launched_timed = timed ? launch(timed.get()) : std::future<void>{};
     if (rivals) {
       KeptNotes notes(notes_);
       rivals->start(p, paths, opt, plan.arch, plan.machine_fingerprint, notes);
     }
+    launched_tests.get();
+    if (launched_timed.valid()) launched_timed.get();
   });
   // An image and a read-back: the functional tests' runner takes them, then the performance cases' runner.
   if (session.images && plan.pinned.copied > 0)

@@ -3,16 +3,18 @@
 // has up to four: the functional tests', the performance cases', the fast reference's and the baseline's), and
 // the compiler leaves the machine's other cores idle. So:
 // - the runners' processes are spawned on the grade's own thread (a runner dies with the thread that started
-//   it: PR_SET_PDEATHSIG), then, on a thread of their own while the compiler runs,
+//   it: PR_SET_PDEATHSIG), then, while the compiler runs, each on a thread of its own and all at once,
 // - the functional tests' runner and the performance cases' runner are launched (Session::launch): nothing is
 //   measured and no code of the submission's is loaded; their round trips, which every call has subtracted,
 //   are measured later by Session::ready, on a machine as quiet as for the calls;
-// - the rivals (judge/grading/rivals.h) are compiled and started whole, where the problem's scale is cached
-//   and need not be timed again (their round trips are subtracted from nothing: Rivals::call);
+// - the rivals (judge/grading/rivals.h) are compiled and launched, then made ready one after another, where the
+//   problem's scale is cached and need not be timed again (their round trips are subtracted from nothing:
+//   Rivals::call);
 // - and, on another thread, a GPU problem's image and read-back for the largest case are pinned into the
 //   grade's pool (PinnedImages::prepare): 0.3-0.5 s a GiB on the H200, which the first load paid before.
-// join() waits for that once the compile has ended, before any code of the submission's runs: no exchange with
-// a runner goes on beside another (a family's stop and resume reach the judge's orphans too).
+// join() waits for that once the compile has ended, before any code of the submission's runs. Launches are the
+// only exchanges that go on beside each other: they measure nothing, hold none of the grade's shared aids (the
+// CPUs kept awake), and no code of a submission's has run to leave an orphan that two families would share.
 #pragma once
 #include <future>
 #include <memory>

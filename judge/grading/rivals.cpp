@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
 
 #include "harness/bytes.h"
 #include "judge/grading/compile.h"
@@ -86,12 +87,24 @@ Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, co
 
 void Rivals::start(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
                    const std::string& machine_fingerprint, Listener& listener) {
+  // Each rival compiled and launched on a thread of its own (a GPU runner's launch is mostly its CUDA context),
+  // then made ready one after another.
+  std::vector<std::future<CompileResult>> launching;
+  for (auto& m : members_)
+    launching.push_back(std::async(std::launch::async, [&, m = m.get()] {
+      CompileResult cr = compile_reference(p, paths, m->role, m->source, m->dir.path,
+                                           {.arch = arch, .sandbox = opt.sandbox, .hidden = opt.hidden},
+                                           machine_fingerprint);
+      if (cr.ok) m->session->launch(60);  // how it went: ready() says
+      return cr;
+    }));
+  std::vector<CompileResult> compiled;
+  for (auto& f : launching) compiled.push_back(f.get());
   std::vector<std::unique_ptr<Member>> started;
-  for (auto& m : members_) {
+  for (size_t k = 0; k < members_.size(); ++k) {
+    auto& m = members_[k];
     const std::string& role = m->role;
-    const CompileResult cr = compile_reference(p, paths, role, m->source, m->dir.path,
-                                               {.arch = arch, .sandbox = opt.sandbox, .hidden = opt.hidden},
-                                               machine_fingerprint);
+    const CompileResult& cr = compiled[k];
     if (!cr.ok) {
       notes_.push_back(role + ": not timed beside (it did not compile: " + cr.message + ")");
       continue;
@@ -99,7 +112,7 @@ void Rivals::start(const Problem& p, const Paths& paths, const GradeOptions& opt
     listener.note((cr.cached ? "the " + role + " reference, compiled earlier on this machine,"
                              : "compiled the " + role + " reference,") +
                   std::string(" to time it beside each run"));
-    if (auto bad = failed_call(m->session->start(60))) {
+    if (auto bad = failed_call(m->session->ready(60))) {
       notes_.push_back(role + ": not timed beside (its runner did not start: " + bad->message + ")");
       continue;
     }

@@ -496,7 +496,9 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   // A timed GPU exchange's reply is awaited on a core that does not sleep: on the H200's host the reply
   // reached a sleeping judge about 117 us after the call synchronised, a polling one 69-85 us after.
-  const bool timed = q.op == Op::Call || q.op == Op::Ping;
+  // A launch's ping (the runner's first answer) measures nothing, and may go on beside other runners' launches
+  // (judge/grading/early_runners.h): no CPU kept awake, no spinning wait.
+  const bool timed = measuring_ && (q.op == Op::Call || q.op == Op::Ping);
   const Clock::duration spin = timed && spin_replies_ ? kReplySpin : Clock::duration{};
   // Its unlock asked for now, while the family is stopped, where HPCJUDGE_UNLOCK_WHILE_STOPPED says so.
   std::optional<UnlockAhead> ahead;
@@ -769,6 +771,7 @@ CallOutcome Session::launch(double timeout_s) {
 
 CallOutcome Session::ready(double timeout_s) {
   if (launched_.status != CallOutcome::Ok) return launched_;
+  measuring_ = true;
   CallOutcome o;
   warm_trip_ = measure_round_trip(false, timeout_s, o);
   if (o.status != CallOutcome::Ok) return o;

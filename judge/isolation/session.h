@@ -140,7 +140,8 @@ class Session {
   CallOutcome start(double timeout_s);
   // start()'s first step: the runner's process up and its buffers set up (on a GPU, its CUDA context made and
   // the judge's device buffers mapped), no code of the submission's loaded: what may run beside other work of
-  // the judge's (the submission's compile, judge/grading/early_runners.h), as it measures nothing.
+  // the judge's (the submission's compile, other runners' launches: judge/grading/early_runners.h), as it
+  // measures nothing and holds none of the grade's shared aids (SessionOptions::keep_awake).
   CallOutcome launch(double timeout_s);
   // start()'s second step, once the machine is as quiet as for the calls: the round trips measured (what each
   // call has subtracted) and the submission loaded (SessionOptions::library, which must exist by then). Where
@@ -260,6 +261,7 @@ class Session {
   size_t mapped_ = 0;  // bytes of the runner's buffers mapped so far
   double load_s_ = 0;  // the last load's copies, for HPCJUDGE_TRACE
   bool alive_ = false;
+  bool measuring_ = false;  // ready() began: its pings and the calls are timed exchanges (exchange())
   bool loaded_ = false;  // the submission's library asked for (ready()): its code may have run
   bool asked_to_exit_ = false;
   bool finished_ = false;
