@@ -53,8 +53,9 @@ class Rivals {
   Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, const SessionOptions& session,
          const Scale& cached);
   ~Rivals();
-  // Compiles each rival and starts its runner (Session::start); one that fails is left out with a note. May
-  // run on another thread than the constructor's (beside the submission's compile: early_runners.h).
+  // Compiles each rival and launches its runner, each on a thread of its own (Session::launch), then makes them
+  // ready one after another (Session::ready); one that fails is left out with a note. May run on another thread
+  // than the constructor's (beside the submission's compile: early_runners.h).
   void start(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
              const std::string& machine_fingerprint, Listener& listener);
 
