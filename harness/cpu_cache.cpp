@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -131,7 +132,7 @@ std::vector<int> allowed_cpus() {
   return cpus;
 }
 
-CacheFlusher::CacheFlusher() = default;
+CacheFlusher::CacheFlusher(Reach reach) : reach_(reach) {}
 
 CacheFlusher::~CacheFlusher() {
   {
@@ -188,6 +189,7 @@ void CacheFlusher::start() {
   // Faulted in by the kernel in one call, not one write at a time (a first write of 256 MiB took 1.1 s so on
   // the 2-core VM): its own pages, which a read then brings into the caches.
   (void)uninit::populate(buf_, size_);
+  if (reach_ == Reach::OneThread) return;
   // Each instance's CPUs read the whole buffer between them, a line-aligned part each.
   for (const CacheInstance& i : instances) {
     const size_t k = i.cpus.size(), lines = size_ / kLine;
@@ -227,6 +229,11 @@ void CacheFlusher::work(size_t k) {
 
 void CacheFlusher::flush() {
   if (!buf_) start();
+  if (reach_ == Reach::OneThread) {
+    std::memset(buf_, ++written_, size_);
+    read({.cpu = -1, .begin = 0, .end = size_});
+    return;
+  }
   std::unique_lock<std::mutex> lock(mutex_);
   ++round_;
   left_ = parts_.size();

@@ -53,10 +53,18 @@ TEST_CASE("cpu cache: the CPUs that share a last-level cache are grouped, with i
   CHECK(last_level_caches(root / "none", {0, 1}).empty());
 }
 
-TEST_CASE("cpu cache: a flush reads its buffer on every CPU this process may run on, round after round") {
-  CacheFlusher f;
+TEST_CASE("cpu cache: a flush of every CPU reads its buffer on each CPU this process may run on, round after round") {
+  CacheFlusher f(CacheFlusher::Reach::EveryCpu);
   for (int i = 0; i < 3; ++i) f.flush();
   CHECK(f.cpus() >= allowed_cpus().size());
+  CHECK(f.bytes() >= size_t{64} << 20);
+  CHECK(f.bytes() <= size_t{256} << 20);
+}
+
+TEST_CASE("cpu cache: the judge's flush is one thread's, its buffer sized alike") {
+  CacheFlusher f;
+  for (int i = 0; i < 3; ++i) f.flush();
+  CHECK(f.cpus() == 0);
   CHECK(f.bytes() >= size_t{64} << 20);
   CHECK(f.bytes() <= size_t{256} << 20);
 }

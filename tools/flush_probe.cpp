@@ -3,10 +3,9 @@
 // outputs), then, after one of the flushes below, reads its share again; the slowest thread's read is the
 // round's time. Per working-set size and flush, the median of 31 rounds, in us, and as GB/s of the re-read:
 //   none         nothing between: the warm figure;
-//   one-thread   the flush before 2026-12-05: one thread writes and reads a buffer twice the larger of the
-//                kernel's and the C library's last-level cache (64-256 MiB);
-//   every-cpu    CacheFlusher: every allowed CPU reads its share of a buffer twice the largest last-level
-//                cache instance, each instance's CPUs the whole buffer between them;
+//   one-thread   CacheFlusher::Reach::OneThread, the judge's: one thread writes, then reads, the buffer;
+//   every-cpu    CacheFlusher::Reach::EveryCpu: every allowed CPU reads its share of the buffer, on a thread
+//                pinned to it, each last-level cache instance's CPUs the whole buffer between them;
 //   cold         every CPU reads 1 GiB of other memory: about as cold as the data can be made.
 //   g++ -std=c++20 -O2 -pthread -I. -Iharness -o flush_probe tools/flush_probe.cpp harness/cpu_cache.cpp && ./flush_probe
 #include <pthread.h>
@@ -48,26 +47,6 @@ uint64_t read_lines(const unsigned char* p, size_t bytes) {
   return s;
 }
 
-// The old flush: one thread, write then read, twice the larger of sysfs's and sysconf's last level.
-struct OneThreadFlush {
-  unsigned char* buf;
-  size_t size;
-  unsigned char round = 0;
-  OneThreadFlush() {
-    size_t best = 0;
-    for (const hpcjudge::CacheInstance& i : hpcjudge::last_level_caches("/sys/devices/system/cpu", hpcjudge::allowed_cpus()))
-      best = std::max(best, i.bytes);
-    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (l3 > 0) best = std::max(best, static_cast<size_t>(l3));
-    size = std::clamp<size_t>(2 * best, size_t{64} << 20, size_t{256} << 20);
-    buf = map(size);
-  }
-  void flush() {
-    std::memset(buf, ++round, size);
-    sink += read_lines(buf, size);
-  }
-};
-
 }  // namespace
 
 int main() {
@@ -75,10 +54,11 @@ int main() {
   const size_t n = cpus.size();
   const size_t cold_bytes = size_t{1} << 30;
   unsigned char* cold = map(cold_bytes);
-  OneThreadFlush old;
-  hpcjudge::CacheFlusher every;
+  hpcjudge::CacheFlusher old(hpcjudge::CacheFlusher::Reach::OneThread);
+  hpcjudge::CacheFlusher every(hpcjudge::CacheFlusher::Reach::EveryCpu);
+  old.flush();
   every.flush();
-  std::printf("%zu CPUs; one-thread flush %zu MiB; every-cpu flush %zu MiB on %zu threads\n", n, old.size >> 20,
+  std::printf("%zu CPUs; one-thread flush %zu MiB; every-cpu flush %zu MiB on %zu threads\n", n, old.bytes() >> 20,
               every.bytes() >> 20, every.cpus());
   for (const size_t per_cpu : {size_t{256} << 10, size_t{1} << 20, size_t{4} << 20, size_t{16} << 20}) {
     const size_t total = per_cpu * n;
