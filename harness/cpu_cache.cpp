@@ -147,30 +147,6 @@ CacheFlusher::~CacheFlusher() {
 void CacheFlusher::start() {
   const std::vector<int> cpus = allowed_cpus();
   std::vector<CacheInstance> instances = last_level_caches("/sys/devices/system/cpu", cpus);
-  // A CPU the kernel lists no cache for reads with the others of its kind (none listed: every CPU, sized by
-  // what the C library says of the last level).
-  std::vector<int> unlisted;
-  for (const int c : cpus)
-    if (std::none_of(instances.begin(), instances.end(), [c](const CacheInstance& i) {
-          return std::find(i.cpus.begin(), i.cpus.end(), c) != i.cpus.end();
-        }))
-      unlisted.push_back(c);
-  // No CPU known at all (no affinity mask read): one part, read wherever the kernel runs it.
-  if (!unlisted.empty() || instances.empty())
-    instances.push_back({.bytes = 0, .cpus = unlisted.empty() ? std::vector<int>{-1} : unlisted});
-  // A CPU quota below the CPUs allowed (a container given 2 CPUs' time of 64): a thread per CPU would spend
-  // the period's quota at once and wait out the rest of it, so as many threads as the quota has CPUs read the
-  // buffer between them, wherever the kernel runs them.
-  std::string own;
-  {
-    std::ifstream f("/proc/self/cgroup");
-    own.assign(std::istreambuf_iterator<char>(f), {});
-  }
-  if (const double quota = cpu_quota("/sys/fs/cgroup", own); quota > 0 && std::ceil(quota) < static_cast<double>(cpus.size())) {
-    size_t bytes = 0;
-    for (const CacheInstance& i : instances) bytes = std::max(bytes, i.bytes);
-    instances = {{.bytes = bytes, .cpus = std::vector<int>(static_cast<size_t>(std::ceil(quota)), -1)}};
-  }
   // The buffer is twice the larger of the largest instance the kernel lists and the last level the C library
   // reads off the CPU, at least 64 MiB and at most 256 MiB. A virtual machine's figures may both be wrong: the
   // 2-core VM's kernel lists one L3 of 32 MiB, its C library says 320 MiB, and after a flush of 64 MiB (read
@@ -190,6 +166,27 @@ void CacheFlusher::start() {
   // the 2-core VM): its own pages, which a read then brings into the caches.
   (void)uninit::populate(buf_, size_);
   if (reach_ == Reach::OneThread) return;
+  // A CPU the kernel lists no cache for reads with the others of its kind (none listed: every CPU, sized by
+  // what the C library says of the last level).
+  std::vector<int> unlisted;
+  for (const int c : cpus)
+    if (std::none_of(instances.begin(), instances.end(), [c](const CacheInstance& i) {
+          return std::find(i.cpus.begin(), i.cpus.end(), c) != i.cpus.end();
+        }))
+      unlisted.push_back(c);
+  // No CPU known at all (no affinity mask read): one part, read wherever the kernel runs it.
+  if (!unlisted.empty() || instances.empty())
+    instances.push_back({.cpus = unlisted.empty() ? std::vector<int>{-1} : unlisted});
+  // A CPU quota below the CPUs allowed (a container given 2 CPUs' time of 64): a thread per CPU would spend
+  // the period's quota at once and wait out the rest of it, so as many threads as the quota has CPUs read the
+  // buffer between them, wherever the kernel runs them.
+  std::string own;
+  {
+    std::ifstream f("/proc/self/cgroup");
+    own.assign(std::istreambuf_iterator<char>(f), {});
+  }
+  if (const double quota = cpu_quota("/sys/fs/cgroup", own); quota > 0 && std::ceil(quota) < static_cast<double>(cpus.size()))
+    instances = {{.cpus = std::vector<int>(static_cast<size_t>(std::ceil(quota)), -1)}};
   // Each instance's CPUs read the whole buffer between them, a line-aligned part each.
   for (const CacheInstance& i : instances) {
     const size_t k = i.cpus.size(), lines = size_ / kLine;

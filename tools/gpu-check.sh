@@ -162,8 +162,8 @@ if [ "$phase" = wake-probe ]; then
   g++ -O2 -pthread -o "$out/wake_probe" tools/wake_probe.cpp && "$out/wake_probe" | tee "$out/wake-probe.txt"
 fi
 if [ "$phase" = flush-probe ]; then
-  # How cold a call's data is after the judge's CPU cache flush (harness/cpu_cache.h; docs/design.md, "The CPU's
-  # caches"), against the one-thread flush before it and 1 GiB of other reads.
+  # How cold a call's data is after the judge's CPU cache flush (one thread's) and after the every-CPU flush
+  # (harness/cpu_cache.h; docs/design.md, "The CPU's caches"), against 1 GiB of other reads.
   g++ -std=c++20 -O2 -pthread -I. -Iharness -o "$out/flush_probe" tools/flush_probe.cpp harness/cpu_cache.cpp &&
     "$out/flush_probe" | tee "$out/flush-probe.txt"
 fi
