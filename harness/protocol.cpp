@@ -69,6 +69,7 @@ void to_json(json& j, const Reply& r) {
   if (r.device_held_bytes) j["device_held_bytes"] = *r.device_held_bytes;
   if (!r.sensors.is_null()) j["sensors"] = r.sensors;
   if (!r.marks.empty()) j["marks"] = r.marks;
+  if (!r.cpus.empty()) j["cpus"] = r.cpus;
 }
 
 void from_json(const json& j, Reply& r) {
@@ -87,6 +88,9 @@ void from_json(const json& j, Reply& r) {
   if (j.contains("marks") && j.at("marks").is_array())
     for (const auto& v : j.at("marks"))
       if (v.is_number_integer()) r.marks.push_back(v.get<int64_t>());
+  if (j.contains("cpus") && j.at("cpus").is_array())
+    for (const auto& v : j.at("cpus"))
+      if (v.is_number_integer()) r.cpus.push_back(v.get<int>());
 }
 
 namespace {

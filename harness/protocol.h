@@ -97,6 +97,9 @@ struct Reply {
   // returned and the call ended (synchronised), and under HPCJUDGE_TRACE on a GPU when the GPU took up the
   // call's work (from events of the runner's context): diagnostics only, never trusted.
   std::vector<int64_t> marks;
+  // Call, CallSetup: the CPU the runner's thread was on as it read the request, began the body and saw it return
+  // (HPCJUDGE_TRACE's `cpus`): diagnostics only, never trusted.
+  std::vector<int> cpus;
 };
 
 void to_json(nlohmann::json& j, const CallArg& a);

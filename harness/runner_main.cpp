@@ -15,6 +15,7 @@
 //   hpcjudge-runner --calibrate [--threads T] [--gpu] [--device N]
 //                                             prints the machine's measured peaks as JSON
 #include <dlfcn.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -70,6 +71,7 @@ class Runner {
   int serve() {
     while (auto m = receive(opt_.channel)) {
       received_ns_ = now_ns();
+      received_cpu_ = sched_getcpu();
       const std::optional<Request> req = m->json.is_discarded() ? std::nullopt : protocol::parse_request(m->json);
       if (!req) {
         if (m->fd >= 0) close(m->fd);
@@ -250,12 +252,15 @@ class Runner {
     Reply r;
     try {
       memory().begin_call(start);
+      const int body_cpu = sched_getcpu();
       const auto t0 = Clock::now();
       const int64_t ret = body();
       const auto returned = Clock::now();
+      const int returned_cpu = sched_getcpu();
       const CallEnd end = memory().end_call();
       const auto t1 = Clock::now();
       r.marks = {received_ns_, ns(t0), ns(returned), ns(t1)};
+      r.cpus = {received_cpu_, body_cpu, returned_cpu};
       if (end.gpu_began_ns) r.marks.push_back(*end.gpu_began_ns);
       r.device_peak_bytes = end.device_peak_bytes;
       r.device_held_bytes = end.device_held_bytes;
@@ -297,6 +302,7 @@ class Runner {
   const bool profile_range_ = profile_range_wanted();
   const Problem& problem_;
   int64_t received_ns_ = 0;  // when the request being served was read (Reply::marks)
+  int received_cpu_ = -1;    // and on which CPU (Reply::cpus)
   std::unique_ptr<RunnerMemory> memory_;
   void* solve_ = nullptr;
   void* workspace_size_ = nullptr;  // where the submission defines one

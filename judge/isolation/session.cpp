@@ -122,6 +122,10 @@ void print_trace(bool call, pid_t runner, const std::array<Clock::time_point, 8>
   std::snprintf(buf, sizeof buf, " arrived %.1f fenced %.1f parsed %.1f stopped %.1f cpu-after %.1f reported %.1f",
                 us(judge[7]), us(judge[4]), us(judge[3]), us(judge[5]), cpu_after_us, r.seconds * 1e6);
   line += buf;
+  if (r.cpus.size() == 3) {  // the runner's thread's CPU as it read the request, began the body, saw it return
+    std::snprintf(buf, sizeof buf, " cpus %d,%d,%d", r.cpus[0], r.cpus[1], r.cpus[2]);
+    line += buf;
+  }
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
