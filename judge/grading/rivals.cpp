@@ -31,12 +31,13 @@ bool baseline_is_quick(const Problem& p, const Scale& cached) {
   return true;
 }
 
-}  // namespace
-
+// HPCJUDGE_FAST_TWICE set, and neither empty nor "0" (rivals.h, kFastAgain).
 bool fast_twice() {
   const char* v = std::getenv("HPCJUDGE_FAST_TWICE");
   return v && *v && std::string(v) != "0";
 }
+
+}  // namespace
 
 size_t call_order_cycle(size_t rivals) { return rivals == 0 ? 1 : rivals == 1 ? 2 : rivals == 2 ? 6 : 2 * (rivals + 1); }
 

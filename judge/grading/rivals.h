@@ -35,7 +35,6 @@ inline constexpr double kBaselineBesideS = 0.02;
 // score ignores. The same program in two processes, so its two ratios differ by the offset between two runners
 // that holds for a whole grade, which no one runner's interval holds (docs/design.md, "Side by side").
 inline constexpr const char* kFastAgain = "fast-again";
-bool fast_twice();
 
 // The order of a side-by-side run's calls: kSubmissionCall for the submission's, k for rival k (0 the fast
 // reference, 1 the baseline). A call's place in its run changes its time: on the H200 (2026-12-04, each fast
