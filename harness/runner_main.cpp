@@ -9,7 +9,7 @@
 // A problem with a setup() (harness/problem.h) gets CallSetup once per case,
 // untimed, before its calls.
 //
-//   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES]
+//   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES] [--not-dumpable]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 //   hpcjudge-runner --check                   exits 0: the runner starts (as the user asked)
 //   hpcjudge-runner --calibrate [--threads T] [--gpu] [--device N]
@@ -321,6 +321,9 @@ int main(int argc, char** argv) {
     const std::string k = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
     if (k == "--check") return 0;  // the judge asks whether the runner starts (as another user)
+    // The judge's own reference: no other process of the user may read or write its memory or files
+    // (judge/isolation/session.h, SessionOptions::judges_own), from before any of its code runs.
+    else if (k == "--not-dumpable") prctl(PR_SET_DUMPABLE, 0);
     else if (k == "--probe") probe = true;
     else if (k == "--calibrate") calibrate = true;
     else if (k == "--gpu") calibrate_gpu = true;

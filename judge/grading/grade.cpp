@@ -12,6 +12,10 @@
 
 #include <sstream>
 
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "judge/measure/calibration.h"
 #include "judge/grading/compile.h"
 #include "judge/grading/early_runners.h"
@@ -22,6 +26,7 @@
 #include "harness/verify.h"
 #include "judge/grading/reference_cache.h"
 #include "judge/isolation/sandbox.h"
+#include "judge/isolation/scheduling.h"
 #include "judge/grading/score.h"
 #include "judge/grading/inputs_ahead.h"
 #include "judge/grading/laid_case.h"
@@ -310,6 +315,28 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
   return std::string(why);
 }
 
+// The judge's own thread (the one that times every call) slowed since the grade began
+// (judge/isolation/scheduling.h): its CPUs are put back as they were, which any process may do for its own threads;
+// a higher nice value or SCHED_IDLE, which it may not undo, is how, with the rivals', the submission's code (the only
+// code that ran meanwhile as the judge's user) would blur every side's time into its own (a forgery: FAIL).
+std::optional<std::string> judge_slowed(const std::optional<Scheduling>& started) {
+  if (!started) return std::nullopt;
+  sched_setaffinity(0, sizeof started->cpus, &started->cpus);
+  const auto now = Scheduling::of(static_cast<pid_t>(syscall(SYS_gettid)));
+  if (!now) return std::nullopt;
+  if (auto why = slowed(*started, *now, now->cpus)) return "the judge's own thread, which times every call, " + *why;
+  return std::nullopt;
+}
+
+// A call of the submission's may have slowed the judge or a rival waiting beside it: the message of the submission's
+// FAIL, or none.
+std::optional<std::string> slowed_beside(Rivals* rivals, const std::optional<Scheduling>& judge_thread) {
+  std::optional<std::string> why = judge_slowed(judge_thread);
+  if (!why && rivals) why = rivals->slowed_from_outside();
+  if (!why) return std::nullopt;
+  return *why + "; only the submission's code ran as the judge's user meanwhile: a forgery of the timing";
+}
+
 // The performance cases a grade times on this machine: those its cores allow, or the one asked for.
 std::vector<Case> timed_cases(const Problem& p, const GradeOptions& opt, const MachineInfo& m) {
   std::vector<Case> cases;
@@ -319,7 +346,8 @@ std::vector<Case> timed_cases(const Problem& p, const GradeOptions& opt, const M
 }
 
 void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, const MachineInfo& m, PeaksInUse& pk,
-               Session& s, Rivals* rivals, Report& r, Listener& listener, const std::function<double()>& grade_s) {
+               Session& s, Rivals* rivals, const std::optional<Scheduling>& judge_thread, Report& r,
+               Listener& listener, const std::function<double()>& grade_s) {
   const std::vector<Case> cases = timed_cases(p, opt, m);
   double looped_s = 0;  // the grade's timing loops so far (a GPU grade's share them: kGpuTimingBudgetS)
   // Timed heaviest first (harness/timing.h), reported in the problem's order: timed last, the heaviest case
@@ -457,6 +485,8 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       Checked ck = judge_call(p, c, l, against, o, s.image(), s.result());
       if (ck.verdict == Verdict::AC)
         if (auto bad = failed_call(s.after_call(limit))) ck = *bad;
+      if (ck.verdict == Verdict::AC)
+        if (auto why = slowed_beside(rivals, judge_thread)) ck = {Verdict::FAIL, *why};
       // The rivals' checked calls, read back into the submission's read-back now that it has been checked.
       if (ck.verdict == Verdict::AC && nr > 0) rivals->check_beside(p, c, against, s);
       b.wall.checks += phase.lap();
@@ -562,6 +592,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     if (const std::string why = not_a_regular_file(src, opt.folder); !why.empty()) throw FileRefused(why);
   const std::string source = read_regular_file(opt.folder.empty() ? fs::canonical(src) : src, kMaxSourceBytes);
   Stopwatch whole, before_compile;
+  // This thread times every call: how it runs now, before any runner starts (judge_slowed()).
+  const std::optional<Scheduling> judge_thread = Scheduling::of(static_cast<pid_t>(syscall(SYS_gettid)));
   Report r;
   r.problem = p.info().slug;
   r.file = src.string();
@@ -741,6 +773,10 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         wall["performance_runner"] = phase.lap();
       }
       Session& timed = fresh ? *fresh : s;
+      // The functional tests' calls ran the submission's code while the judge waited: the scale may be timed
+      // next, and is kept for later grades.
+      if (r.verdict == Verdict::AC && opt.bench && !emulate)
+        if (auto why = slowed_beside(nullptr, judge_thread)) set_verdict(r, Verdict::FAIL, "", *why);
       if (r.verdict == Verdict::AC && opt.bench && !emulate) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = timed.sensors();
         PeaksInUse peaks(paths, r, p.info().kind, opt.device);
@@ -760,7 +796,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         r.timing["late_work_allowance_s"] = 1e-9 * static_cast<double>(timed.late_work_ns());
         // The grade's wall time so far, less a scale timed now (a first grade's, not the grade's own work).
         const double scale_s = wall.value("scale", 0.0);
-        run_bench(p, opt, paths, r.machine, peaks, timed, rivals.get(), r, listener,
+        run_bench(p, opt, paths, r.machine, peaks, timed, rivals.get(), judge_thread, r, listener,
                   [&] { return whole.elapsed() - scale_s; });
         wall["performance"] = phase.lap();
         if (rivals) r.timing["side_by_side"] = rivals->notes();

@@ -87,6 +87,7 @@ Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, co
     // round trip after cache flushes: 21 pings, each after a flush, which took 0.5 s of each rival's start
     // on the 2-core VM.
     so.timed_calls = false;
+    so.judges_own = true;  // not dumpable, and its threads watched (judge/isolation/scheduling.h)
     if (opt.sandbox) so.wrapper = sandbox_wrapper(paths, {.folder = m->dir.path, .gpu = gpu, .hidden = opt.hidden});
     m->session = std::make_unique<Session>(paths, p, so);
     members_.push_back(std::move(m));
@@ -209,6 +210,7 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
   Member& m = *members_[k];
   if (!m.failure.empty() || !m.laid || !m.loaded) return std::nullopt;
   m.loaded = false;
+  if (slowed_from_outside()) return std::nullopt;  // never timed slowed: the grade ends in FAIL
   LaidCase& l = *m.laid;
   const bool later = check && m.beside;  // read back and checked by check_beside()
   const CallOutcome o = m.session->call(l.sig, l.layout,
@@ -225,6 +227,18 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
   if (later) m.unchecked = o;
   else if (check && !passes(m, p, c, *check, o, m.session->result())) return std::nullopt;
   return o.interval_s;
+}
+
+std::optional<std::string> Rivals::slowed_from_outside() {
+  for (auto& m : members_) {
+    if (slowed_ || !m->failure.empty() || !m->session) continue;
+    if (auto why = m->session->slowed_from_outside()) {
+      slowed_ = "the " + m->role + " reference's runner, waiting beside the submission's, was slowed from outside "
+                "the judge: its " + *why;
+      withdraw(*m, *slowed_);
+    }
+  }
+  return slowed_;
 }
 
 void Rivals::check_beside(const Problem& p, const Case& c, const Against& check, Session& sub) {

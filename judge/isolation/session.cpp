@@ -237,6 +237,9 @@ std::vector<protocol::CallArg> call_args(const Signature& sig, const ArenaLayout
   return args;
 }
 
+// A problem whose buffers are the host arena, whatever the machine: a CPU problem, or a GPU one under emulation.
+bool host_arena_problem(const Problem& p, const SessionOptions& opt) { return p.info().kind == Kind::CPU || opt.emulate; }
+
 // A call of solve() in a signature with a setup() keeps the workspace setup() wrote; every other call's is garbage.
 bool keeps_workspace(const Signature& sig, const CallOptions& opt) { return sig.has_setup() && !opt.setup; }
 
@@ -324,6 +327,9 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
                         std::to_string(opt.device)})
     sp.argv.push_back(a);
   if (opt.memory_limit > 0) sp.argv.insert(sp.argv.end(), {"--memory-limit", std::to_string(opt.memory_limit)});
+  // Not on a device: the driver's process lock (judge/isolation/device_lock.h) may refuse a process the judge,
+  // as an ordinary user, may not look into.
+  if (opt.judges_own && host_arena_problem(problem, opt)) sp.argv.push_back("--not-dumpable");
   sp.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
   // is in no address space: no file of the runner's may outgrow the limit.
@@ -340,6 +346,7 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   if (trace_) sp.env.push_back({"HPCJUDGE_TRACE", "1"});  // the runner adds its GPU mark
   child_ = std::make_unique<Child>(sp);
   family_ = std::make_unique<ProcessFamily>(child_->pid());
+  if (opt.judges_own) started_as_ = Scheduling::of(child_->pid());  // as forked: before any code of its own ran
   close(fds[1]);
   alive_ = true;
 }
@@ -660,6 +667,13 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
 bool Session::simple(Request q, double timeout_s, const char* during, CallOutcome& o) {
   const Exchange x = exchange(std::move(q), timeout_s, during, o);
   return x.reply && x.reply->ok;
+}
+
+std::optional<std::string> Session::slowed_from_outside() const {
+  if (!started_as_ || !child_ || !alive_) return std::nullopt;
+  // The runner's own process (a reference starts none): without a wrapper, the process another of the user's may
+  // reach; under bubblewrap's PID namespace no submission sees it.
+  return slowed_thread({child_->pid()}, *started_as_, host_arena_problem(problem_, opt_));
 }
 
 // Where solve()'s buffers will be. A GPU problem's belong to the judge's own

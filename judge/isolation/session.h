@@ -30,6 +30,7 @@
 #include "judge/isolation/family.h"
 #include "judge/isolation/pinned_images.h"
 #include "judge/isolation/process.h"
+#include "judge/isolation/scheduling.h"
 #include "judge/paths.h"
 
 namespace hpcjudge {
@@ -84,6 +85,12 @@ struct SessionOptions {
   // runner where the performance cases have a runner of their own makes none; nor does a rival's, whose calls
   // take the submission's round trip and late-work allowance (Session::late_work_as).
   bool timed_calls = true;
+  // The judge's own reference (a rival beside the submission: judge/grading/rivals.h). Its runner makes itself not
+  // dumpable where its buffers are in the host arena (a CPU problem, CPU emulation), so that no other process of
+  // the judge's user reads or writes its memory (/proc/PID/mem, ptrace) or opens its files (/proc/PID/fd): graded
+  // as an ordinary user without the sandbox, a submission read the fast reference's outputs of the same run that
+  // way. And each call first checks that its threads run as they started (slowed_from_outside()).
+  bool judges_own = false;
 };
 
 // What the judge reads back after a call: everything (a submission's call: guard zones and inputs are checked
@@ -210,6 +217,11 @@ class Session {
   // rival measures its own after cache flushes (SessionOptions::timed_calls).
   void late_work_as(const Session& timed) { late_work_ns_ = timed.late_work_ns_; }
   uint64_t late_work_ns() const { return late_work_ns_; }
+  // A judge's own runner (SessionOptions::judges_own): how another process changed how one of its threads runs
+  // since it started (fewer CPUs, a higher nice value, SCHED_IDLE: judge/isolation/scheduling.h), or none. Every
+  // thread of the runner's process on a CPU problem or under emulation, its main thread alone on a device (the
+  // CUDA driver's own threads are left to it). Always none for a submission's runner.
+  std::optional<std::string> slowed_from_outside() const;
 
  private:
   struct Exchange {
@@ -270,6 +282,7 @@ class Session {
   bool unlock_while_stopped_ = false;  // HPCJUDGE_UNLOCK_WHILE_STOPPED: a timed exchange's unlock asked for ahead
   bool wrapped_ = false;
   ExitStatus exit_;
+  std::optional<Scheduling> started_as_;  // the runner's main thread as it started (slowed_from_outside())
 };
 
 }  // namespace hpcjudge

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The judge's own runners beside the submission, graded as an ordinary user without the sandbox, where every
+# runner and the judge run as that one user: the cheats that reach across (tests/submissions/softmax-cpu/cheat/)
+# against their honest twin. copies-the-fast-reference reads the fast reference's output from its memory
+# (/proc/PID/mem): the rivals are not dumpable, so it copies nothing and gains nothing; slows-the-fast-reference
+# pins the rivals' threads to one CPU and slows-the-judge raises the judge's nice value: FAIL, each named
+# (judge/isolation/scheduling.h). As root, the test creates a user for it and removes it after (and is skipped
+# where the judge cannot be reached by another user); run as an ordinary user, it grades as that user.
+#   same_user_test.sh JUDGE
+set -u
+judge=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+cheats=$(cd "$here/../submissions/softmax-cpu/cheat" && pwd)
+tmp=$(mktemp -d)
+user=hpcjudge-same-$$
+created=
+cleanup() {
+  [ -n "$created" ] && userdel "$user" 2>/dev/null
+  [ -n "${HPCJUDGE_KEEP:-}" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+chmod 755 "$tmp"
+if [ "$(id -u)" = 0 ]; then
+  if ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$judge"; then
+    echo "skipped: $judge cannot be reached by other users"; exit 0
+  fi
+  useradd --system --no-create-home "$user" 2>/dev/null || { echo "skipped: useradd failed"; exit 0; }
+  created=1
+  as_user() { runuser -u "$user" -- env HOME="$tmp" HPCJUDGE_CACHE="$tmp/cache" "$@"; }
+else
+  as_user() { env HPCJUDGE_CACHE="$tmp/cache" "$@"; }
+fi
+for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge; do
+  cp "$cheats/$f.cpp" "$tmp/$f.cpp"
+done
+mkdir -p "$tmp/cache"
+[ -n "$created" ] && chown -R "$user" "$tmp"
+field() { python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge; do
+  as_user "$judge" softmax-cpu "$tmp/$f.cpp" --json "$tmp/$f.json" >"$tmp/$f.out" 2>&1
+  echo "$f: $(field "$tmp/$f.json" 'j["verdict"], j["score"]["total"], j["score"]["plus_minus"], j["message"][:200]' 2>&1)"
+done
+passes=0 fails=0
+check() {  # NAME COMMAND...
+  local name=$1; shift
+  if "$@" >"$tmp/check.out" 2>&1; then echo "ok   $name"; passes=$((passes + 1));
+  else echo "FAIL $name"; sed 's/^/     /' "$tmp/check.out" | head -20; fails=$((fails + 1)); fi
+}
+check "the honest twin is AC" test "$(field "$tmp/honest-twin.json" 'j["verdict"]')" = AC
+check "copies-the-fast-reference is AC, and copied nothing (no 'copied' in its output)" \
+  bash -c "test \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"verdict\"])' '$tmp/copies-the-fast-reference.json')\" = AC && ! grep -q 'copied the output' '$tmp/copies-the-fast-reference.json' '$tmp/copies-the-fast-reference.out'"
+# No gain: its performance points at most its twin's plus 3, or plus both stated uncertainties where wider
+# (tests/expect_no_gain.cmake's rule).
+check "copies-the-fast-reference gains nothing over its twin" python3 -c '
+import json, sys
+t, c = (json.load(open(f))["score"] for f in sys.argv[1:])
+slack = max(3.0, (t.get("plus_minus") or 0) + (c.get("plus_minus") or 0))
+print("twin", t["performance"], "file", c["performance"], "slack", slack)
+assert c["performance"] <= t["performance"] + slack' "$tmp/honest-twin.json" "$tmp/copies-the-fast-reference.json"
+check "slows-the-fast-reference is FAIL: the fast reference's runner slowed from outside, its CPUs named" \
+  bash -c "grep -q '\"verdict\": \"FAIL\"' '$tmp/slows-the-fast-reference.json' && grep -q \"reference's runner, waiting beside the submission's, was slowed from outside the judge: its thread [0-9]* may run on CPU 0 only\" '$tmp/slows-the-fast-reference.json'"
+check "slows-the-judge is FAIL: the judge's own thread at nice 19" \
+  bash -c "grep -q '\"verdict\": \"FAIL\"' '$tmp/slows-the-judge.json' && grep -q \"the judge's own thread, which times every call, runs at nice 19\" '$tmp/slows-the-judge.json'"
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]
