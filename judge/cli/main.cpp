@@ -10,6 +10,7 @@
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
 #include <fcntl.h>
+#include <sched.h>
 #include <malloc.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -591,11 +592,33 @@ int main(int argc, char** argv) {
   // them and start again.
   // OpenBLAS's kernels likewise, where it took this CPU for an older one (reference/matmul.h): the judge's own
   // references and the runners (matmul-cpu's vendor anchor) inherit the name.
+  // And no OpenMP thread bound to a CPU by the environment (OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, which
+  // clusters often set for their users): bound at its first parallel region, the judge's own thread kept one CPU,
+  // and every thread it started afterwards, every runner among them, inherited that one CPU (with
+  // OMP_PROC_BIND=true on the 2-core VM, the submission's and the fast reference's runners each ran on CPU 0
+  // alone). Off for the runners too, which inherit this environment: each side of a ratio is as the other, and a
+  // rival's threads never bind themselves away from how they started (judge/isolation/scheduling.h). A
+  // submission binds its own threads in its code, if it wants them bound.
+  const char* bind = std::getenv("OMP_PROC_BIND");
+  const bool bound = (bind && std::string_view(bind) != "false") || std::getenv("OMP_PLACES") ||
+                     std::getenv("GOMP_CPU_AFFINITY");
   const char* coretype = std::getenv("OPENBLAS_CORETYPE") ? nullptr : reference::openblas_coretype_to_name();
-  if (!std::getenv("OMP_WAIT_POLICY") || !std::getenv("OPENBLAS_THREAD_TIMEOUT") || coretype) {
+  if (!std::getenv("OMP_WAIT_POLICY") || !std::getenv("OPENBLAS_THREAD_TIMEOUT") || coretype || bound) {
     if (!std::getenv("OMP_WAIT_POLICY")) setenv("OMP_WAIT_POLICY", "passive", 1);
     if (!std::getenv("OPENBLAS_THREAD_TIMEOUT")) setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);
     if (coretype) setenv("OPENBLAS_CORETYPE", coretype, 1);
+    if (bound) {
+      setenv("OMP_PROC_BIND", "false", 1);
+      unsetenv("OMP_PLACES");
+      unsetenv("GOMP_CPU_AFFINITY");
+      // OpenMP bound this thread as it loaded, and exec keeps the binding: every CPU back (the kernel keeps
+      // those of the cpuset). ./judge/judge unsets the variables before it starts the judge, which keeps a
+      // `taskset` it was started under.
+      cpu_set_t every;
+      CPU_ZERO(&every);
+      for (int c = 0; c < CPU_SETSIZE; ++c) CPU_SET(c, &every);
+      sched_setaffinity(0, sizeof every, &every);
+    }
     execv("/proc/self/exe", argv);
   }
   // The judge holds the reference answers: a submission running as the same
