@@ -140,13 +140,20 @@ std::string write_aside(const fs::path& file, const std::function<void(std::ostr
   return why;
 }
 
+void make_private_folder(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  struct stat st {};
+  if (lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 077) != 0)
+    chmod(dir.c_str(), 0700);
+}
+
 TempDir::TempDir() {
   std::string t = (std::filesystem::temp_directory_path() / "hpcjudge-XXXXXX").string();
   if (!mkdtemp(t.data())) throw std::runtime_error("cannot create a temporary folder");
   path = t;
   namespace fs = std::filesystem;
-  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
-                            fs::perms::others_exec);
+  fs::permissions(path, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
 }
 
 TempDir::~TempDir() {

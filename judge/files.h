@@ -24,8 +24,10 @@ struct FileRefused : std::runtime_error {
 // solution or a file of root's, is refused like a symlink to it).
 std::string not_a_regular_file(const std::filesystem::path& file, const std::filesystem::path& folder = {});
 
-// A temporary folder (under TMPDIR) for a compiled library, readable by others so
-// a runner of a user of its own can load from it; removed with everything in it.
+// A temporary folder (under TMPDIR) for a compiled library, which others may pass
+// through but not list (mode 0711): a runner of a user of its own loads the library
+// by the name it is given (compiled_library(), which no other user can guess);
+// removed with everything in it.
 struct TempDir {
   std::filesystem::path path;
   TempDir();
@@ -33,6 +35,11 @@ struct TempDir {
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
 };
+
+// Makes `dir` (and its parents) where missing and, where this user owns it, closes it to every other user (mode
+// 0700), never throwing: the cache's compiled libraries (the references', other participants') and reference
+// answers, which a runner of a user of its own (the judge run as root, without the sandbox) could read and use.
+void make_private_folder(const std::filesystem::path& dir);
 
 // Reads a regular file, not following a symlink, at most max_bytes; throws FileRefused.
 std::string read_regular_file(const std::filesystem::path& file, size_t max_bytes);

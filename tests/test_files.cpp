@@ -73,6 +73,41 @@ TEST_CASE("files: a report is written whole, and an unwritable target is known b
   CHECK_THROWS_AS(check_can_write(s.dir / "missing" / "r.json"), FileRefused);
 }
 
+TEST_CASE("files: a temporary folder can be passed through by others but not listed; the cache's private ones") {
+  TempDir t;
+  struct stat st {};
+  REQUIRE(stat(t.path.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0711);
+  Scratch s;
+  const fs::path deep = s.dir / "cache" / "compiled";
+  make_private_folder(deep);
+  REQUIRE(stat(deep.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  fs::permissions(deep, fs::perms::owner_all | fs::perms::group_all | fs::perms::others_read | fs::perms::others_exec);
+  make_private_folder(deep);  // an older cache's folder, open to others: closed on its next use
+  REQUIRE(stat(deep.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  if (geteuid() == 0) {  // a folder of another user's is left as it is
+    const fs::path theirs = s.dir / "theirs";
+    fs::create_directories(theirs);
+    fs::permissions(theirs, fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+    REQUIRE(chown(theirs.c_str(), 65534, 65534) == 0);
+    make_private_folder(theirs);
+    REQUIRE(stat(theirs.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0705);
+  }
+}
+
+TEST_CASE("compile: a folder's library has a name of its own that no other user can guess, the same each time") {
+  TempDir a, b;
+  const fs::path la = compiled_library(a.path), lb = compiled_library(b.path);
+  CHECK(la == compiled_library(a.path));
+  CHECK(la.parent_path() == a.path);
+  CHECK(la.filename() != lb.filename());
+  CHECK(la.filename() != "submission.so");
+  CHECK(la.filename().string().size() == std::string("submission-0123456789abcdef.so").size());
+}
+
 TEST_CASE("leaderboard: names are text in a spreadsheet and in Markdown") {
   CHECK(csv_field("=HYPERLINK(\"x\")") == "\"'=HYPERLINK(\"\"x\"\")\"");
   CHECK(csv_field("+cmd|calc") == "'+cmd|calc");

@@ -8,8 +8,11 @@
 #include <fstream>
 #include <optional>
 #include <regex>
+#include <random>
+#include <span>
 #include <sstream>
 
+#include "harness/generators.h"
 #include "harness/timing.h"
 #include "judge/files.h"
 #include "judge/grading/emulation.h"
@@ -17,6 +20,7 @@
 #include "judge/isolation/process.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
+#include "judge/paths.h"
 #include "judge/sha256.h"
 #include "judge/versions.h"
 
@@ -126,7 +130,45 @@ std::string limits_note(size_t memory) {
 
 }  // namespace
 
-fs::path compiled_library(const fs::path& workdir) { return workdir / "submission.so"; }
+namespace {
+
+// What the compiler writes: a name on its command line, which any user may read (/proc/PID/cmdline) while it runs.
+fs::path compiler_output(const fs::path& workdir) { return workdir / "submission.so"; }
+
+// This judge's secret, drawn once: what makes each folder's library name one that no other user can guess.
+const std::string& judge_secret() {
+  static const std::string secret = [] {
+    std::random_device rd;
+    std::string s;
+    for (int i = 0; i < 8; ++i) s += std::to_string(rd()) + "-";
+    return s;
+  }();
+  return secret;
+}
+
+// After the compile, as the judge's user again: the folder's listing closed to other users (mode 0711) and
+// every file in it but the library theirs alone (the source, its header, the compiler's lists), the library
+// renamed to compiled_library()'s name. As root, each runner and compiler is a user of its own (0711 still lets
+// the runner reach its library by the name it is given), so the submission of one grade cannot find the fast
+// reference's library, another participant's, or its source, in the temporary folder of another: with the
+// library at the fixed name it had before, a file could load the fast reference's compiled library beside it
+// and call its solve().
+void close_folder(const fs::path& workdir) {
+  std::error_code ec;
+  if (fs::exists(compiler_output(workdir), ec)) fs::rename(compiler_output(workdir), compiled_library(workdir), ec);
+  const fs::path library = compiled_library(workdir);
+  for (const auto& e : fs::directory_iterator(workdir, ec))
+    if (e.path() != library && !e.is_symlink(ec))
+      fs::permissions(e.path(), fs::perms::owner_read | fs::perms::owner_write, ec);
+  fs::permissions(workdir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+}
+
+}  // namespace
+
+fs::path compiled_library(const fs::path& workdir) {
+  const std::string key = judge_secret() + workdir.string();
+  return workdir / ("submission-" + hex_key(gen::fnv1a(std::as_bytes(std::span(key.data(), key.size())))) + ".so");
+}
 
 fs::path emulator_include(const Paths& paths) { return paths.root / "emulate" / "include"; }
 fs::path emulator_library_dir(const Paths& paths) { return paths.runner.parent_path(); }
@@ -229,11 +271,17 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
     run.uid = fresh_runner_uid();
     if (chown(workdir.c_str(), run.uid, run.uid) != 0) run.uid = 0;
   }
+  // The source and its header the compiler's alone (the folder can be passed through by anyone: close_folder()).
+  for (const fs::path& f : {src, header}) {
+    if (run.uid != 0 && lchown(f.c_str(), run.uid, run.uid) != 0) continue;
+    std::error_code ec;
+    fs::permissions(f, fs::perms::owner_read | fs::perms::owner_write, ec);
+  }
   std::vector<fs::path> emulator_dirs;
   if (opt.emulate) emulator_dirs = {emulator_include(paths), emulator_library_dir(paths)};
   if (opt.sandbox)
     run.argv = sandbox_wrapper(paths, {.folder = workdir, .compiler = true, .hidden = opt.hidden, .read_only = emulator_dirs});
-  for (auto& a : compile_command(p, paths, header, src, compiled_library(workdir), opt.arch, opt.vendor, opt.emulate))
+  for (auto& a : compile_command(p, paths, header, src, compiler_output(workdir), opt.arch, opt.vendor, opt.emulate))
     run.argv.push_back(std::move(a));
   for (const auto& a : run.argv) r.command += (r.command.empty() ? "" : " ") + a;
   std::error_code ec;
@@ -245,6 +293,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
       for (const auto& e : fs::directory_iterator(workdir, ec)) lchown(e.path().c_str(), 0, 0);
       chown(workdir.c_str(), 0, 0);
     }
+    close_folder(workdir);
     r.seconds = clock.elapsed();
     r.message = message;
     r.log = log;
@@ -322,6 +371,8 @@ struct CompiledEntry {
 };
 
 CompiledEntry compiled_entry(const Paths& paths, const Problem& p, const std::string& role, const std::string& key) {
+  // Other participants' libraries and the references': no runner of another user may load them.
+  make_private_folder(paths.cache / "compiled");
   const fs::path base = paths.cache / "compiled" / (p.info().slug + "-" + role + "-" + key.substr(0, 16));
   return {fs::path(base.string() + ".so"), fs::path(base.string() + ".log")};
 }

@@ -50,8 +50,8 @@ inline constexpr unsigned long kCompilerCpuSeconds = 120;
 inline constexpr size_t kCompilerFileSize = size_t{512} << 20;  // its largest output file
 inline constexpr size_t kCompilerLog = 256 * 1024;
 
-// Compiles `source` (the submission's text) into `workdir`/submission.so;
-// `workdir` is a fresh folder of the judge's.
+// Compiles `source` (the submission's text) into compiled_library(`workdir`);
+// `workdir` is a fresh folder of the judge's (TempDir).
 CompileResult compile_submission(const Problem& p, const Paths& paths, const std::string& source,
                                  const std::filesystem::path& workdir, const CompileOptions& opt);
 
@@ -78,7 +78,9 @@ CompileResult compile_submission_cached(const Problem& p, const Paths& paths, co
 std::filesystem::path emulator_include(const Paths& paths);
 std::filesystem::path emulator_library_dir(const Paths& paths);
 
-// The library compile_submission() writes.
+// The library compile_submission() leaves in `workdir` (and a compile-cache hit copies there): a name
+// no other user can guess (this judge's secret hashed with the folder's path), in a folder others may pass
+// through but not list, so that only the runner told the name loads it.
 std::filesystem::path compiled_library(const std::filesystem::path& workdir);
 
 // The declarations of problems/<slug>/solve.h, one per line, as a student must write them.
