@@ -12,6 +12,7 @@
 //   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES] [--not-dumpable]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 //   hpcjudge-runner --check                   exits 0: the runner starts (as the user asked)
+//   hpcjudge-runner --landlock                prints the kernel's Landlock version (0: none; harness/confine.h)
 //   hpcjudge-runner --calibrate [--threads T] [--gpu] [--device N]
 //                                             prints the machine's measured peaks as JSON
 #include <dlfcn.h>
@@ -32,6 +33,7 @@
 
 #include "calibrate.h"
 #include "channel.h"
+#include "confine.h"
 #include "deferred_work.h"
 #include "profiler_range.h"
 #include "problem.h"
@@ -153,11 +155,13 @@ class Runner {
     memory_.reset();
     if (q.mode == "host") {
       memory_ = host_memory(opt_.arena_fd);
+      host_arena_ = true;
       return ok();
     }
     if (q.mode == "emulate") {
 #ifdef HPCJUDGE_HAVE_EMULATOR
       memory_ = emulated_memory(opt_.arena_fd);
+      host_arena_ = true;
       return ok();
 #else
       return error("this runner was built without the CUDA emulator");
@@ -186,6 +190,9 @@ class Runner {
       const rlimit lim{opt_.memory_limit, opt_.memory_limit};
       setrlimit(problem_.info().kind == Kind::GPU ? RLIMIT_DATA : RLIMIT_AS, &lim);
     }
+    // Confined before any of its code runs (harness/confine.h), its static initialisers included. Where the
+    // buffers are the host arena only: under a GPU's driver (its caches, its sockets) it is not yet measured.
+    if (host_arena_) confine_runner();
     void* lib = dlopen(q.library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) return error(std::string("cannot load the submission: ") + dlerror());
     solve_ = dlsym(lib, "solve");
@@ -308,6 +315,7 @@ class Runner {
   void* workspace_size_ = nullptr;  // where the submission defines one
   void* setup_ = nullptr;           // likewise (problems with a setup() only)
   bool exact_ = false;              // under compute-sanitizer
+  bool host_arena_ = false;         // the buffers are the host arena (a CPU problem, CPU emulation)
 };
 
 }  // namespace
@@ -321,6 +329,7 @@ int main(int argc, char** argv) {
     const std::string k = argv[i];
     const std::string v = i + 1 < argc ? argv[i + 1] : "";
     if (k == "--check") return 0;  // the judge asks whether the runner starts (as another user)
+    if (k == "--landlock") return std::printf("%d\n", landlock_version()), 0;  // the confinement this kernel allows
     // The judge's own reference: no other process of the user may read or write its memory or files
     // (judge/isolation/session.h, SessionOptions::judges_own), from before any of its code runs.
     else if (k == "--not-dumpable") prctl(PR_SET_DUMPABLE, 0);

@@ -1,5 +1,7 @@
 #include "judge/isolation/session.h"
 
+#include "judge/isolation/sandbox.h"
+
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -344,6 +346,17 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
             {"OMP_WAIT_POLICY", "passive"},
             {"OPENBLAS_THREAD_TIMEOUT", "4"}};
   if (trace_) sp.env.push_back({"HPCJUDGE_TRACE", "1"});  // the runner adds its GPU mark
+  // The one folder a runner on the host arena may write files in (harness/confine.h): under bubblewrap its
+  // private /tmp; elsewhere a folder of its own, not /tmp, where the judge's cache may be (HPCJUDGE_CACHE).
+  const bool sandboxed = std::find(opt.wrapper.begin(), opt.wrapper.end(), bubblewrap_path()) != opt.wrapper.end();
+  if (!sandboxed) {
+    runner_tmp_ = std::make_unique<TempDir>();
+    chmod(runner_tmp_->path.c_str(), 0700);
+    if (sp.uid != 0 && chown(runner_tmp_->path.c_str(), sp.uid, sp.uid) != 0) {
+      // Left root's: the runner writes no file at all then.
+    }
+  }
+  sp.env.push_back({"TMPDIR", sandboxed ? std::string("/tmp") : runner_tmp_->path.string()});
   child_ = std::make_unique<Child>(sp);
   family_ = std::make_unique<ProcessFamily>(child_->pid());
   if (opt.judges_own) started_as_ = Scheduling::of(child_->pid());  // as forked: before any code of its own ran

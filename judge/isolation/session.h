@@ -31,6 +31,7 @@
 #include "judge/isolation/pinned_images.h"
 #include "judge/isolation/process.h"
 #include "judge/isolation/scheduling.h"
+#include "judge/files.h"
 #include "judge/paths.h"
 
 namespace hpcjudge {
@@ -283,6 +284,7 @@ class Session {
   bool wrapped_ = false;
   ExitStatus exit_;
   std::optional<Scheduling> started_as_;  // the runner's main thread as it started (slowed_from_outside())
+  std::unique_ptr<TempDir> runner_tmp_;  // the runner's TMPDIR, the one folder it may write in (harness/confine.h)
 };
 
 }  // namespace hpcjudge

@@ -4,7 +4,9 @@
 # against their honest twin. copies-the-fast-reference reads the fast reference's output from its memory
 # (/proc/PID/mem): the rivals are not dumpable, so it copies nothing and gains nothing; slows-the-fast-reference
 # pins the rivals' threads to one CPU and slows-the-judge raises the judge's nice value: FAIL, each named
-# (judge/isolation/scheduling.h). As root, the test creates a user for it and removes it after (and is skipped
+# (judge/isolation/scheduling.h); poisons-the-cache rewrites the cached scale, which the runner, confined by the
+# kernel (harness/confine.h, Landlock), may not: the file is unchanged. tests/cli/submissions/writes-files.cpp
+# may write in its own temporary folder and not in /tmp or the cache (where the kernel has Landlock). As root, the test creates a user for it and removes it after (and is skipped
 # where the judge cannot be reached by another user); run as an ordinary user, it grades as that user.
 #   same_user_test.sh JUDGE
 set -u
@@ -30,13 +32,16 @@ if [ "$(id -u)" = 0 ]; then
 else
   as_user() { env HPCJUDGE_CACHE="$tmp/cache" "$@"; }
 fi
-for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge; do
+for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge poisons-the-cache; do
   cp "$cheats/$f.cpp" "$tmp/$f.cpp"
 done
+cp "$here/submissions/writes-files.cpp" "$tmp/writes-files.cpp"
 mkdir -p "$tmp/cache"
 [ -n "$created" ] && chown -R "$user" "$tmp"
 field() { python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
-for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge; do
+scale_sum() { cat "$tmp"/cache/scale-softmax-cpu-*.json 2>/dev/null | sha256sum; }
+for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge poisons-the-cache writes-files; do
+  [ "$f" = poisons-the-cache ] && before=$(scale_sum)
   as_user "$judge" softmax-cpu "$tmp/$f.cpp" --json "$tmp/$f.json" >"$tmp/$f.out" 2>&1
   echo "$f: $(field "$tmp/$f.json" 'j["verdict"], j["score"]["total"], j["score"]["plus_minus"], j["message"][:200]' 2>&1)"
 done
@@ -61,5 +66,17 @@ check "slows-the-fast-reference is FAIL: the fast reference's runner slowed from
   bash -c "grep -q '\"verdict\": \"FAIL\"' '$tmp/slows-the-fast-reference.json' && grep -q \"reference's runner, waiting beside the submission's, was slowed from outside the judge: its thread [0-9]* may run on CPU 0 only\" '$tmp/slows-the-fast-reference.json'"
 check "slows-the-judge is FAIL: the judge's own thread at nice 19" \
   bash -c "grep -q '\"verdict\": \"FAIL\"' '$tmp/slows-the-judge.json' && grep -q \"the judge's own thread, which times every call, runs at nice 19\" '$tmp/slows-the-judge.json'"
+check "poisons-the-cache: the cached scale it rewrote is as it was" bash -c "test -n \"\$(ls '$tmp'/cache/scale-softmax-cpu-*.json)\" && test '$before' = \"\$(cat '$tmp'/cache/scale-softmax-cpu-*.json | sha256sum)\" && ! grep -q poisoned '$tmp/poisons-the-cache.out'"
+check "poisons-the-cache gains nothing over its twin" python3 -c '
+import json, sys
+t, c = (json.load(open(f))["score"] for f in sys.argv[1:])
+slack = max(3.0, (t.get("plus_minus") or 0) + (c.get("plus_minus") or 0))
+assert c["performance"] <= t["performance"] + slack' "$tmp/honest-twin.json" "$tmp/poisons-the-cache.json"
+if [ "$("$(dirname "$judge")/hpcjudge-runner" --landlock)" -ge 1 ]; then
+  check "writes-files: its own temporary folder written, /tmp and the cache refused" \
+    grep -q "own temporary folder: written; /tmp: refused; cache: refused" "$tmp/writes-files.out"
+else
+  echo "skip writes-files: this kernel has no Landlock (the runner writes where its user may)"
+fi
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]

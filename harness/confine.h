@@ -1,0 +1,22 @@
+// What a runner takes from the code it loads before loading it, where the kernel has Landlock (an LSM any
+// process may use on itself, Linux 5.13 and later): no file written, made, removed or renamed outside its own
+// temporary folder (TMPDIR, which the judge sets: a folder of the runner's own, or the sandbox's private /tmp) and
+// /dev/shm, and no more than writing to /dev's devices (/dev/null); not /tmp, where the judge's cache may be; and,
+// from Landlock's sixth version on, no signal sent to a process outside the runner's own (the judge, the other
+// runners). Graded as the judge's own user without the sandbox, a submission could otherwise rewrite the judge's
+// cache (a cached baseline time 1000 times longer lifts every score on the scale: docs/design.md, "Trust"), the
+// repository or another file of that user's, or stop the judge. As root and under bubblewrap a runner is a user of
+// its own on a read-only filesystem already; the confinement holds there too. Irreversible, inherited by every
+// thread and process the submission starts. Where the kernel has no Landlock, nothing is confined.
+#pragma once
+
+namespace hpcjudge {
+
+// Confines this process (every thread: call it before any other thread exists) as above. Returns the Landlock
+// version it used (1 and up), or 0 where the kernel has none or refused.
+int confine_runner();
+
+// The kernel's Landlock version, or 0 where it has none (hpcjudge-runner --landlock prints it, for the tests).
+int landlock_version();
+
+}  // namespace hpcjudge

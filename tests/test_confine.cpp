@@ -1,0 +1,62 @@
+// The runner's confinement before it loads a submission (harness/confine.h), in a forked child (it cannot be
+// undone): files written in its TMPDIR, and refused in a folder beside it, in /tmp, and renamed out of TMPDIR;
+// a signal to the parent refused from Landlock's sixth version on. Skipped where the kernel has no Landlock.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "harness/confine.h"
+
+using namespace hpcjudge;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool writes(const fs::path& p) {
+  FILE* f = std::fopen(p.c_str(), "w");
+  if (!f) return false;
+  std::fclose(f);
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("confine: a confined runner writes in its TMPDIR only, and signals no process outside its own") {
+  const int version = landlock_version();
+  if (version < 1) SKIP("this kernel has no Landlock");
+  std::string t = (fs::temp_directory_path() / "hpcjudge-confine-XXXXXX").string();
+  REQUIRE(mkdtemp(t.data()));
+  const fs::path scratch = t, own = scratch / "own", beside = scratch / "beside";
+  fs::create_directories(own);
+  fs::create_directories(beside);
+  const fs::path tmp = fs::temp_directory_path();  // before the child's TMPDIR is its own folder
+  const pid_t parent = getpid();
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    setenv("TMPDIR", own.c_str(), 1);
+    int bad = 0;
+    if (confine_runner() != version) bad |= 1;
+    if (!writes(own / "a.txt")) bad |= 2;
+    if (writes(beside / "b.txt")) bad |= 4;
+    if (writes(tmp / ("hpcjudge-confine-escaped-" + std::to_string(getpid())))) bad |= 8;
+    std::error_code ec;
+    fs::rename(own / "a.txt", beside / "a.txt", ec);
+    if (!ec) bad |= 16;
+    if (version >= 6 && kill(parent, 0) == 0) bad |= 32;  // signal 0: the permission check alone
+    _exit(bad);
+  }
+  int st = 0;
+  REQUIRE(waitpid(child, &st, 0) == child);
+  REQUIRE(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 0);
+  CHECK(fs::exists(own / "a.txt"));
+  CHECK_FALSE(fs::exists(beside / "b.txt"));
+  fs::remove_all(scratch);
+}
