@@ -16,21 +16,7 @@ cheat=$here/submissions/borrows-a-compiled-library.cpp
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cache=${HPCJUDGE_CACHE:-$(dirname "$(dirname "$judge")")/cache}
-passes=0 fails=0
-check() {  # NAME COMMAND...
-  local name=$1; shift
-  if "$@" >"$tmp/check.out" 2>&1; then echo "ok   $name"; passes=$((passes + 1));
-  else echo "FAIL $name"; sed 's/^/     /' "$tmp/check.out" | head -20; fails=$((fails + 1)); fi
-}
-field() { python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
-no_gain() {  # TWIN_REPORT FILE_REPORT: tests/expect_no_gain.cmake's rule
-  python3 -c '
-import json, sys
-t, c = (json.load(open(f))["score"] for f in sys.argv[1:])
-slack = max(3.0, (t.get("plus_minus") or 0) + (c.get("plus_minus") or 0))
-print("twin", t["performance"], "file", c["performance"], "slack", slack)
-assert c["performance"] <= t["performance"] + slack' "$1" "$2"
-}
+source "$here/checks.sh"
 grade_both() {  # LABEL ARGS...
   local label=$1; shift
   "$judge" softmax-cpu "$twin" --json "$tmp/$label-twin.json" "$@" >"$tmp/$label-twin.out" 2>&1

@@ -38,40 +38,24 @@ done
 cp "$here/submissions/writes-files.cpp" "$tmp/writes-files.cpp"
 mkdir -p "$tmp/cache"
 [ -n "$created" ] && chown -R "$user" "$tmp"
-field() { python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+source "$here/checks.sh"
 scale_sum() { cat "$tmp"/cache/scale-softmax-cpu-*.json 2>/dev/null | sha256sum; }
 for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge poisons-the-cache writes-files; do
   [ "$f" = poisons-the-cache ] && before=$(scale_sum)
   as_user "$judge" softmax-cpu "$tmp/$f.cpp" --json "$tmp/$f.json" >"$tmp/$f.out" 2>&1
   echo "$f: $(field "$tmp/$f.json" 'j["verdict"], j["score"]["total"], j["score"]["plus_minus"], j["message"][:200]' 2>&1)"
 done
-passes=0 fails=0
-check() {  # NAME COMMAND...
-  local name=$1; shift
-  if "$@" >"$tmp/check.out" 2>&1; then echo "ok   $name"; passes=$((passes + 1));
-  else echo "FAIL $name"; sed 's/^/     /' "$tmp/check.out" | head -20; fails=$((fails + 1)); fi
-}
 check "the honest twin is AC" test "$(field "$tmp/honest-twin.json" 'j["verdict"]')" = AC
 check "copies-the-fast-reference is AC, and copied nothing (no 'copied' in its output)" \
   bash -c "test \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"verdict\"])' '$tmp/copies-the-fast-reference.json')\" = AC && ! grep -q 'copied the output' '$tmp/copies-the-fast-reference.json' '$tmp/copies-the-fast-reference.out'"
-# No gain: its performance points at most its twin's plus 3, or plus both stated uncertainties where wider
-# (tests/expect_no_gain.cmake's rule).
-check "copies-the-fast-reference gains nothing over its twin" python3 -c '
-import json, sys
-t, c = (json.load(open(f))["score"] for f in sys.argv[1:])
-slack = max(3.0, (t.get("plus_minus") or 0) + (c.get("plus_minus") or 0))
-print("twin", t["performance"], "file", c["performance"], "slack", slack)
-assert c["performance"] <= t["performance"] + slack' "$tmp/honest-twin.json" "$tmp/copies-the-fast-reference.json"
+check "copies-the-fast-reference gains nothing over its twin" \
+  no_gain "$tmp/honest-twin.json" "$tmp/copies-the-fast-reference.json"
 check "slows-the-fast-reference is FAIL: the fast reference's runner slowed from outside, its CPUs named" \
   bash -c "grep -q '\"verdict\": \"FAIL\"' '$tmp/slows-the-fast-reference.json' && grep -q \"reference's runner, waiting beside the submission's, was slowed from outside the judge: its thread [0-9]* may run on CPU 0 only\" '$tmp/slows-the-fast-reference.json'"
 check "slows-the-judge is FAIL: the judge's own thread at nice 19" \
   bash -c "grep -q '\"verdict\": \"FAIL\"' '$tmp/slows-the-judge.json' && grep -q \"the judge's own thread, which times every call, runs at nice 19\" '$tmp/slows-the-judge.json'"
 check "poisons-the-cache: the cached scale it rewrote is as it was" bash -c "test -n \"\$(ls '$tmp'/cache/scale-softmax-cpu-*.json)\" && test '$before' = \"\$(cat '$tmp'/cache/scale-softmax-cpu-*.json | sha256sum)\" && ! grep -q poisoned '$tmp/poisons-the-cache.out'"
-check "poisons-the-cache gains nothing over its twin" python3 -c '
-import json, sys
-t, c = (json.load(open(f))["score"] for f in sys.argv[1:])
-slack = max(3.0, (t.get("plus_minus") or 0) + (c.get("plus_minus") or 0))
-assert c["performance"] <= t["performance"] + slack' "$tmp/honest-twin.json" "$tmp/poisons-the-cache.json"
+check "poisons-the-cache gains nothing over its twin" no_gain "$tmp/honest-twin.json" "$tmp/poisons-the-cache.json"
 if [ "$("$(dirname "$judge")/hpcjudge-runner" --landlock)" -ge 1 ]; then
   check "writes-files: its own temporary folder written, /tmp and the cache refused" \
     grep -q "own temporary folder: written; /tmp: refused; cache: refused" "$tmp/writes-files.out"
