@@ -316,15 +316,18 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
 }
 
 // The judge's own thread (the one that times every call) slowed since the grade began
-// (judge/isolation/scheduling.h): its CPUs are put back as they were, which any process may do for its own threads;
-// a higher nice value or SCHED_IDLE, which it may not undo, is how, with the rivals', the submission's code (the only
-// code that ran meanwhile as the judge's user) would blur every side's time into its own (a forgery: FAIL).
+// (judge/isolation/scheduling.h): fewer CPUs than it may have (its CPUs are put back as they were, which any
+// process may do for its own threads, and what the machine then gives it is what it may have: a cpuset made
+// smaller is no one's forgery), a higher nice value or SCHED_IDLE. Only the submission's code ran meanwhile as the
+// judge's user: a judge slowed on every call blurs every side's time into its own (a forgery: FAIL).
 std::optional<std::string> judge_slowed(const std::optional<Scheduling>& started) {
   if (!started) return std::nullopt;
+  const pid_t self = static_cast<pid_t>(syscall(SYS_gettid));
+  const auto was = Scheduling::of(self);
   sched_setaffinity(0, sizeof started->cpus, &started->cpus);
-  const auto now = Scheduling::of(static_cast<pid_t>(syscall(SYS_gettid)));
-  if (!now) return std::nullopt;
-  if (auto why = slowed(*started, *now, now->cpus)) return "the judge's own thread, which times every call, " + *why;
+  const auto may = Scheduling::of(self);
+  if (!was || !may) return std::nullopt;
+  if (auto why = slowed(*started, *was, may->cpus)) return "the judge's own thread, which times every call, " + *why;
   return std::nullopt;
 }
 
