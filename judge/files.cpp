@@ -148,12 +148,11 @@ void make_private_folder(const std::filesystem::path& dir) {
     chmod(dir.c_str(), 0700);
 }
 
-TempDir::TempDir() {
+TempDir::TempDir(std::filesystem::perms mode) {
   std::string t = (std::filesystem::temp_directory_path() / "hpcjudge-XXXXXX").string();
   if (!mkdtemp(t.data())) throw std::runtime_error("cannot create a temporary folder");
   path = t;
-  namespace fs = std::filesystem;
-  fs::permissions(path, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  std::filesystem::permissions(path, mode);
 }
 
 TempDir::~TempDir() {

@@ -30,7 +30,9 @@ std::string not_a_regular_file(const std::filesystem::path& file, const std::fil
 // removed with everything in it.
 struct TempDir {
   std::filesystem::path path;
-  TempDir();
+  // `mode`: owner_all alone for a folder that only its owner may use (a runner's TMPDIR).
+  explicit TempDir(std::filesystem::perms mode = std::filesystem::perms::owner_all | std::filesystem::perms::group_exec |
+                                                 std::filesystem::perms::others_exec);
   ~TempDir();
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;

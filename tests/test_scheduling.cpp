@@ -73,6 +73,15 @@ struct WaitingChild {
 
 }  // namespace
 
+TEST_CASE("scheduling: 0 is the calling thread") {
+  const auto self = Scheduling::of(0), by_id = Scheduling::of(static_cast<pid_t>(gettid()));
+  REQUIRE(self);
+  REQUIRE(by_id);
+  CHECK(CPU_EQUAL(&self->cpus, &by_id->cpus));
+  CHECK(self->policy == by_id->policy);
+  CHECK(self->nice == by_id->nice);
+}
+
 TEST_CASE("scheduling: a set of CPUs is written as the kernel lists it") {
   CHECK(cpu_list(cpus({0, 1, 2, 3, 8})) == "0-3,8");
   CHECK(cpu_list(cpus({5})) == "5");
@@ -114,21 +123,21 @@ TEST_CASE("scheduling: another process's change to a waiting child's threads is 
   WaitingChild child;
   const auto start = Scheduling::of(child.pid);
   REQUIRE(start);
-  CHECK_FALSE(slowed_thread({child.pid}, *start, true));
+  CHECK_FALSE(slowed_thread(child.pid, *start, true));
   const pid_t second = child.second();
   REQUIRE(second > 0);
   SECTION("a higher nice value on its second thread: found looking at every thread, not at the main one only") {
     REQUIRE(setpriority(PRIO_PROCESS, static_cast<id_t>(second), start->nice + 3) == 0);
-    const auto why = slowed_thread({child.pid}, *start, true);
+    const auto why = slowed_thread(child.pid, *start, true);
     REQUIRE(why);
     CHECK(*why == "thread " + std::to_string(second) + " runs at nice " + std::to_string(start->nice + 3) +
                       " (it started at " + std::to_string(start->nice) + ")");
-    CHECK_FALSE(slowed_thread({child.pid}, *start, false));
+    CHECK_FALSE(slowed_thread(child.pid, *start, false));
   }
   SECTION("SCHED_IDLE on its main thread") {
     const sched_param none{};
     REQUIRE(sched_setscheduler(child.pid, SCHED_IDLE, &none) == 0);
-    const auto why = slowed_thread({child.pid}, *start, false);
+    const auto why = slowed_thread(child.pid, *start, false);
     REQUIRE(why);
     CHECK(why->find("runs under SCHED_IDLE") != std::string::npos);
   }
@@ -138,13 +147,13 @@ TEST_CASE("scheduling: another process's change to a waiting child's threads is 
     while (!CPU_ISSET(first, &start->cpus)) ++first;
     const cpu_set_t one = cpus({first});
     REQUIRE(sched_setaffinity(child.pid, sizeof one, &one) == 0);
-    const auto why = slowed_thread({child.pid}, *start, true);
+    const auto why = slowed_thread(child.pid, *start, true);
     REQUIRE(why);
     CHECK(why->find("may run on CPU " + std::to_string(first) + " only") != std::string::npos);
   }
   SECTION("a process that has ended is nothing found") {
     kill(child.pid, SIGKILL);
     waitpid(child.pid, nullptr, 0);
-    CHECK_FALSE(slowed_thread({child.pid}, *start, true));
+    CHECK_FALSE(slowed_thread(child.pid, *start, true));
   }
 }

@@ -13,8 +13,6 @@
 #include <sstream>
 
 #include <sched.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "judge/measure/calibration.h"
 #include "judge/grading/compile.h"
@@ -322,10 +320,9 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
 // judge's user: a judge slowed on every call blurs every side's time into its own (a forgery: FAIL).
 std::optional<std::string> judge_slowed(const std::optional<Scheduling>& started) {
   if (!started) return std::nullopt;
-  const pid_t self = static_cast<pid_t>(syscall(SYS_gettid));
-  const auto was = Scheduling::of(self);
+  const auto was = Scheduling::of(0);
   sched_setaffinity(0, sizeof started->cpus, &started->cpus);
-  const auto may = Scheduling::of(self);
+  const auto may = Scheduling::of(0);
   if (!was || !may) return std::nullopt;
   if (auto why = slowed(*started, *was, may->cpus)) return "the judge's own thread, which times every call, " + *why;
   return std::nullopt;
@@ -596,7 +593,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   const std::string source = read_regular_file(opt.folder.empty() ? fs::canonical(src) : src, kMaxSourceBytes);
   Stopwatch whole, before_compile;
   // This thread times every call: how it runs now, before any runner starts (judge_slowed()).
-  const std::optional<Scheduling> judge_thread = Scheduling::of(static_cast<pid_t>(syscall(SYS_gettid)));
+  const std::optional<Scheduling> judge_thread = Scheduling::of(0);
   Report r;
   r.problem = p.info().slug;
   r.file = src.string();

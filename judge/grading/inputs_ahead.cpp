@@ -1,6 +1,5 @@
 #include "judge/grading/inputs_ahead.h"
 
-#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -15,6 +14,7 @@
 
 #include "harness/bytes.h"
 #include "harness/timing.h"
+#include "judge/isolation/family.h"
 #include "judge/isolation/futex.h"
 
 namespace hpcjudge {
@@ -59,21 +59,17 @@ void install_pause_handler() {
 // The threads of this process named `name` (/proc/self/task/*/comm).
 std::vector<pid_t> threads_named(const char* name) {
   std::vector<pid_t> found;
-  DIR* d = opendir("/proc/self/task");
-  if (!d) return found;
-  while (const dirent* e = readdir(d)) {
-    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    char path[300], comm[32] = {};
-    std::snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+  for (const pid_t tid : threads_of(getpid())) {
+    char path[64], comm[32] = {};
+    std::snprintf(path, sizeof path, "/proc/self/task/%d/comm", static_cast<int>(tid));
     if (FILE* f = std::fopen(path, "r")) {
       if (std::fgets(comm, sizeof comm, f)) {
         comm[std::strcspn(comm, "\n")] = '\0';
-        if (std::strcmp(comm, name) == 0) found.push_back(static_cast<pid_t>(std::atoi(e->d_name)));
+        if (std::strcmp(comm, name) == 0) found.push_back(tid);
       }
       std::fclose(f);
     }
   }
-  closedir(d);
   return found;
 }
 

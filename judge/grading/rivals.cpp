@@ -210,7 +210,6 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
   Member& m = *members_[k];
   if (!m.failure.empty() || !m.laid || !m.loaded) return std::nullopt;
   m.loaded = false;
-  if (slowed_from_outside()) return std::nullopt;  // never timed slowed: the grade ends in FAIL
   LaidCase& l = *m.laid;
   const bool later = check && m.beside;  // read back and checked by check_beside()
   const CallOutcome o = m.session->call(l.sig, l.layout,
@@ -231,14 +230,15 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
 
 std::optional<std::string> Rivals::slowed_from_outside() {
   for (auto& m : members_) {
-    if (slowed_ || !m->failure.empty() || !m->session) continue;
+    if (!m->failure.empty() || !m->session) continue;
     if (auto why = m->session->slowed_from_outside()) {
-      slowed_ = "the " + m->role + " reference's runner, waiting beside the submission's, was slowed from outside "
-                "the judge: its " + *why;
-      withdraw(*m, *slowed_);
+      const std::string slowed = "the " + m->role + " reference's runner, waiting beside the submission's, was "
+                                 "slowed from outside the judge: its " + *why;
+      withdraw(*m, slowed);
+      return slowed;
     }
   }
-  return slowed_;
+  return std::nullopt;
 }
 
 void Rivals::check_beside(const Problem& p, const Case& c, const Against& check, Session& sub) {

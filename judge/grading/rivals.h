@@ -98,9 +98,10 @@ class Rivals {
   // the same layout (Session::read_back_from). After the submission's own call has been checked.
   void check_beside(const Problem& p, const Case& c, const Against& check, Session& sub);
   // How a rival's runner was slowed from outside the judge since it started (Session::slowed_from_outside:
-  // fewer CPUs, a higher nice value, SCHED_IDLE), by the first rival found so, now or by an earlier call(), which
-  // withdrew it; none where no rival was. Only the submission's code runs as the judge's user while the rivals
-  // wait: a forgery of the timing, which the caller makes the submission's verdict (FAIL).
+  // fewer CPUs, a higher nice value, SCHED_IDLE), by the first active rival found so, which is withdrawn; none
+  // where none was. Only the submission's code runs as the judge's user while the rivals wait: a forgery of the
+  // timing, which the caller makes the submission's verdict (FAIL), after each run, so that no run with a rival
+  // slowed is ever scored.
   std::optional<std::string> slowed_from_outside();
 
  private:
@@ -123,7 +124,6 @@ class Rivals {
               const std::byte* result);
   std::vector<std::unique_ptr<Member>> members_;
   std::vector<std::string> notes_;
-  std::optional<std::string> slowed_;  // the first rival found slowed from outside (slowed_from_outside())
 };
 
 }  // namespace hpcjudge

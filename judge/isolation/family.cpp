@@ -90,6 +90,12 @@ bool is_stopped(pid_t pid) { return first_unstopped(pid, false).tid == 0; }
 
 void become_subreaper() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
+std::vector<pid_t> threads_of(pid_t pid) {
+  std::vector<pid_t> tids;
+  each_entry("/proc/" + std::to_string(pid) + "/task", [&](int tid) { tids.push_back(static_cast<pid_t>(tid)); });
+  return tids;
+}
+
 void note_own_child(pid_t pid, bool alive) {
   std::lock_guard lock(own_mutex);
   if (alive) own_children().insert(pid);

@@ -53,6 +53,9 @@ class ProcessFamily {
   std::vector<pid_t> known_{root_};
 };
 
+// The threads of process `pid` (/proc/PID/task), none where it has ended.
+std::vector<pid_t> threads_of(pid_t pid);
+
 // Registers a child the judge starts itself (judge/isolation/process.cpp), so it is not taken for an orphan.
 void note_own_child(pid_t pid, bool alive);
 

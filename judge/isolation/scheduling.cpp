@@ -1,12 +1,10 @@
 #include "judge/isolation/scheduling.h"
 
-#include <dirent.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
+
+#include "judge/isolation/family.h"
 
 namespace hpcjudge {
 
@@ -49,26 +47,14 @@ const char* policy_name(int policy) {
   }
 }
 
-// The threads of process `pid` (/proc/PID/task), or none where it has ended.
-std::vector<pid_t> threads_of(pid_t pid) {
-  std::vector<pid_t> tids;
-  DIR* d = opendir(("/proc/" + std::to_string(pid) + "/task").c_str());
-  if (!d) return tids;
-  while (const dirent* e = readdir(d))
-    if (const long tid = std::atol(e->d_name); tid > 0) tids.push_back(static_cast<pid_t>(tid));
-  closedir(d);
-  return tids;
-}
 
 }  // namespace
 
 std::optional<std::string> slowed(const Scheduling& start, const Scheduling& now, const cpu_set_t& allowed) {
-  cpu_set_t still, lost;
+  cpu_set_t still, kept;  // the CPUs it may still have, and those of them it has
   CPU_AND(&still, &start.cpus, &allowed);
-  CPU_ZERO(&lost);
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &still) && !CPU_ISSET(c, &now.cpus)) CPU_SET(c, &lost);
-  if (CPU_COUNT(&lost) > 0)
+  CPU_AND(&kept, &still, &now.cpus);
+  if (!CPU_EQUAL(&kept, &still))
     return std::string("may run on CPU") + (CPU_COUNT(&now.cpus) == 1 ? " " : "s ") + cpu_list(now.cpus) +
            " only (it started on " + cpu_list(start.cpus) + ")";
   if (now.nice > start.nice)
@@ -80,13 +66,12 @@ std::optional<std::string> slowed(const Scheduling& start, const Scheduling& now
   return std::nullopt;
 }
 
-std::optional<std::string> slowed_thread(const std::vector<pid_t>& pids, const Scheduling& start, bool every_thread) {
-  const auto judge = Scheduling::of(static_cast<pid_t>(syscall(SYS_gettid)));
+std::optional<std::string> slowed_thread(pid_t pid, const Scheduling& start, bool every_thread) {
+  const auto judge = Scheduling::of(0);
   if (!judge) return std::nullopt;
-  for (const pid_t pid : pids)
-    for (const pid_t tid : every_thread ? threads_of(pid) : std::vector<pid_t>{pid})
-      if (const auto now = Scheduling::of(tid))
-        if (auto why = slowed(start, *now, judge->cpus)) return "thread " + std::to_string(tid) + " " + *why;
+  for (const pid_t tid : every_thread ? threads_of(pid) : std::vector<pid_t>{pid})
+    if (const auto now = Scheduling::of(tid))
+      if (auto why = slowed(start, *now, judge->cpus)) return "thread " + std::to_string(tid) + " " + *why;
   return std::nullopt;
 }
 

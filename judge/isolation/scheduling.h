@@ -24,7 +24,8 @@ struct Scheduling {
   cpu_set_t cpus;
   int policy = SCHED_OTHER;
   int nice = 0;
-  // Thread `tid`'s (any thread of any process, as the judge may look at every one), or none where it has ended.
+  // Thread `tid`'s (any thread of any process, as the judge may look at every one; 0: the calling thread), or
+  // none where it has ended.
   static std::optional<Scheduling> of(pid_t tid);
 };
 
@@ -36,8 +37,8 @@ std::string cpu_list(const cpu_set_t& cpus);
 // SCHED_IDLE or SCHED_BATCH where it started otherwise.
 std::optional<std::string> slowed(const Scheduling& start, const Scheduling& now, const cpu_set_t& allowed);
 
-// The first thread of processes `pids` (every thread of each, or each one's main thread only) slowed from how
-// `start` ran: "thread 1234 may run on CPU 0 only (it started on 0-1)".
-std::optional<std::string> slowed_thread(const std::vector<pid_t>& pids, const Scheduling& start, bool every_thread);
+// The first thread of process `pid` (every thread, or its main thread only) slowed from how `start` ran, the judge's
+// CPUs now the ones it may still have: "thread 1234 may run on CPU 0 only (it started on 0-1)".
+std::optional<std::string> slowed_thread(pid_t pid, const Scheduling& start, bool every_thread);
 
 }  // namespace hpcjudge

@@ -1,7 +1,5 @@
 #include "judge/isolation/session.h"
 
-#include "judge/isolation/sandbox.h"
-
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -346,17 +344,12 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
             {"OMP_WAIT_POLICY", "passive"},
             {"OPENBLAS_THREAD_TIMEOUT", "4"}};
   if (trace_) sp.env.push_back({"HPCJUDGE_TRACE", "1"});  // the runner adds its GPU mark
-  // The one folder a runner on the host arena may write files in (harness/confine.h): under bubblewrap its
-  // private /tmp; elsewhere a folder of its own, not /tmp, where the judge's cache may be (HPCJUDGE_CACHE).
-  const bool sandboxed = std::find(opt.wrapper.begin(), opt.wrapper.end(), bubblewrap_path()) != opt.wrapper.end();
-  if (!sandboxed) {
-    runner_tmp_ = std::make_unique<TempDir>();
-    chmod(runner_tmp_->path.c_str(), 0700);
-    if (sp.uid != 0 && chown(runner_tmp_->path.c_str(), sp.uid, sp.uid) != 0) {
-      // Left root's: the runner writes no file at all then.
-    }
-  }
-  sp.env.push_back({"TMPDIR", sandboxed ? std::string("/tmp") : runner_tmp_->path.string()});
+  // The one folder a runner on the host arena may write files in (harness/confine.h): a folder of its own, not
+  // /tmp, where the judge's cache may be (HPCJUDGE_CACHE); the runner's user's as root (where that fails, root's,
+  // and the runner writes no file at all). Under bubblewrap, its private /tmp instead (sandbox_wrapper).
+  runner_tmp_ = std::make_unique<TempDir>(std::filesystem::perms::owner_all);
+  if (sp.uid != 0) chown(runner_tmp_->path.c_str(), sp.uid, sp.uid);
+  sp.env.push_back({"TMPDIR", runner_tmp_->path.string()});
   child_ = std::make_unique<Child>(sp);
   family_ = std::make_unique<ProcessFamily>(child_->pid());
   if (opt.judges_own) started_as_ = Scheduling::of(child_->pid());  // as forked: before any code of its own ran
@@ -686,7 +679,7 @@ std::optional<std::string> Session::slowed_from_outside() const {
   if (!started_as_ || !child_ || !alive_) return std::nullopt;
   // The runner's own process (a reference starts none): without a wrapper, the process another of the user's may
   // reach; under bubblewrap's PID namespace no submission sees it.
-  return slowed_thread({child_->pid()}, *started_as_, host_arena_problem(problem_, opt_));
+  return slowed_thread(child_->pid(), *started_as_, host_arena());
 }
 
 // Where solve()'s buffers will be. A GPU problem's belong to the judge's own

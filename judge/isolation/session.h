@@ -90,7 +90,7 @@ struct SessionOptions {
   // dumpable where its buffers are in the host arena (a CPU problem, CPU emulation), so that no other process of
   // the judge's user reads or writes its memory (/proc/PID/mem, ptrace) or opens its files (/proc/PID/fd): graded
   // as an ordinary user without the sandbox, a submission read the fast reference's outputs of the same run that
-  // way. And each call first checks that its threads run as they started (slowed_from_outside()).
+  // way. And its threads are watched for another process slowing them (slowed_from_outside()).
   bool judges_own = false;
 };
 
