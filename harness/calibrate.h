@@ -9,7 +9,7 @@
 //        kernel; read plus write) and FP32 FMA throughput (a kernel of
 //        independent fmaf chains on every SM).
 #pragma once
-#include <nlohmann/json.hpp>
+#include "json.h"
 
 namespace hpcjudge::calibrate {
 

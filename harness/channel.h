@@ -7,7 +7,7 @@
 // the channel too: nothing it says there is taken as evidence (the judge's
 // clock, the judge's reading of the outputs).
 #pragma once
-#include <nlohmann/json.hpp>
+#include "json.h"
 #include <optional>
 #include <string>
 

@@ -8,7 +8,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include "json.h"
 #include <string>
 #include <utility>
 #include <vector>

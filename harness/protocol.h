@@ -14,7 +14,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include "json.h"
 #include <optional>
 #include <string>
 #include <vector>

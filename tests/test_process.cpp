@@ -283,6 +283,24 @@ TEST_CASE("protocol: a call's device time is asked for and reported only where j
   CHECK_FALSE(protocol::parse_reply(odd));
 }
 
+TEST_CASE("protocol: a key a const JSON object lacks stops the process, never reads past the map (harness/json.h)") {
+  const nlohmann::json row = {{"fast", {{"median_s", 0.5}}}};
+  CHECK(row["fast"]["median_s"] == 0.5);  // a key it has: read as ever
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);  // the misuse's message
+    const nlohmann::json& fast = row["fast"];
+    const bool number = fast["device_median_s"].is_number();  // undefined in the library; stopped here
+    _exit(number ? 3 : 4);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGABRT);
+}
+
 TEST_CASE("process: a wait that spins first still sees a late message, and ends at its deadline") {
   SpawnOptions opt;
   opt.argv = {"sleep", "5"};

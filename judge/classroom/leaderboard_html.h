@@ -20,7 +20,7 @@
 // load and writes "order: a|b|...\nerrors: N" into <pre id="selftest-result">;
 // tests/leaderboard/browser_test.sh drives it in headless Chromium.
 #pragma once
-#include <nlohmann/json.hpp>
+#include "harness/json.h"
 #include <string>
 
 namespace hpcjudge {

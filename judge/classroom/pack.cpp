@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "harness/json.h"
 
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard.h"

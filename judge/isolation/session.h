@@ -14,7 +14,7 @@
 #pragma once
 #include <filesystem>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include "harness/json.h"
 #include <optional>
 #include <string>
 #include <vector>

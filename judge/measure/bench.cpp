@@ -48,13 +48,21 @@ std::string num(const json& v, const char* f) {
 // fast reference's ("vendor"), or the fast one's fraction of the peak ("peak");
 // null where the row has no such figure. On the judge's clock, or (on_device) on
 // the calls' device time, where the runners measured it (a GPU problem).
+// A row's role's figure, or null where the row has no such role or figure. (operator[] on a const json with a
+// missing key is undefined behaviour, not null: a CPU row read for its device figure once came back a number.)
+json figure(const json& row, const char* role, const char* key) {
+  const auto r = row.find(role);
+  if (r == row.end() || !r->is_object()) return nullptr;
+  const auto v = r->find(key);
+  return v == r->end() ? json(nullptr) : *v;
+}
+
 json versus(const json& row, const std::string& anchor, bool on_device = false) {
   const char* median = on_device ? "device_median_s" : "median_s";
   const char* percent = on_device ? "device_percent_of_peak" : "percent_of_peak";
-  if (anchor == "vendor" && row.contains("vendor") && row["vendor"][median].is_number() &&
-      row["fast"][median].is_number())
-    return row["vendor"][median].get<double>() / row["fast"][median].get<double>();
-  if (anchor == "peak" && row["fast"][percent].is_number()) return row["fast"][percent].get<double>() / 100;
+  const json vendor = figure(row, "vendor", median), fast = figure(row, "fast", median);
+  if (anchor == "vendor" && vendor.is_number() && fast.is_number()) return vendor.get<double>() / fast.get<double>();
+  if (const json p = figure(row, "fast", percent); anchor == "peak" && p.is_number()) return p.get<double>() / 100;
   return nullptr;
 }
 

@@ -3,7 +3,7 @@
 // a percentage of it, and a timed run faster than the hardware allows is
 // FAIL, never a score.
 #pragma once
-#include <nlohmann/json.hpp>
+#include "harness/json.h"
 #include <optional>
 #include <string>
 

@@ -2,7 +2,7 @@
 // --probe`) so the judge process itself never creates a CUDA context.
 #pragma once
 #include <filesystem>
-#include <nlohmann/json.hpp>
+#include "harness/json.h"
 #include <string>
 #include <vector>
 

@@ -1,6 +1,6 @@
 // What the report says about the machine a result was measured on.
 #pragma once
-#include <nlohmann/json.hpp>
+#include "harness/json.h"
 #include <string>
 
 namespace hpcjudge {

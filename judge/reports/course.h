@@ -14,7 +14,7 @@
 //     an <error>, what was not run <skipped> (with the reason). Every text is valid
 //     UTF-8 and escaped; control characters become U+FFFD.
 #pragma once
-#include <nlohmann/json.hpp>
+#include "harness/json.h"
 #include <string>
 #include <vector>
 

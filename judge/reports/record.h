@@ -15,7 +15,7 @@
 // file whose report's record differs (differences() names how).
 #pragma once
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include "harness/json.h"
 #include <string>
 #include <vector>
 

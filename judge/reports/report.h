@@ -1,6 +1,6 @@
 // The result of grading one file, and its JSON form (schema_version 1).
 #pragma once
-#include <nlohmann/json.hpp>
+#include "harness/json.h"
 #include <optional>
 #include <string>
 #include <vector>
