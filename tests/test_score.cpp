@@ -105,6 +105,25 @@ TEST_CASE("score: a cached scale counts only for the machine and the reference s
   CHECK_FALSE(retime_busy_scale(2.4, -1));    // no load average here
   // The digest covers both files and where one ends.
   CHECK(reference_digest(fast, baseline) != reference_digest(baseline, fast));
+  // A file edited or cut short is no scale (timed again), never a stop of the judge: the right version, machine
+  // and references, but no cases, a case without a time, a time that is text, or no object at all.
+  write_scale_cache(file, "machine A", digest, kScale);
+  const nlohmann::json written = nlohmann::json::parse(std::ifstream(file));
+  const auto edited = [&](const char* cases) {
+    nlohmann::json j = written;
+    j.erase("cases");
+    if (*cases) j["cases"] = nlohmann::json::parse(cases);
+    std::ofstream(file) << j.dump();
+    return read_cached_scale(file, "machine A", digest);
+  };
+  CHECK(edited(R"([{"name":"a","baseline_s":2,"fast_s":1}])"));  // the well-formed twin is read
+  CHECK_FALSE(edited(""));
+  CHECK_FALSE(edited(R"({"name":"a"})"));
+  CHECK_FALSE(edited(R"([{"name":"a","fast_s":1}])"));
+  CHECK_FALSE(edited(R"([{"name":"a","baseline_s":"2","fast_s":1}])"));
+  CHECK_FALSE(edited("[7]"));
+  std::ofstream(file) << "[1, 2]";
+  CHECK_FALSE(read_cached_scale(file, "machine A", digest));
   fs::remove_all(dir);
 }
 

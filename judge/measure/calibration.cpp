@@ -20,8 +20,10 @@ std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kin
     std::ifstream in(file);
     j = nlohmann::json::parse(in, nullptr, false);
   }
-  const bool cached =
-      !j.is_discarded() && j.value("version", 0) == kPeaksCacheVersion && j.value("fingerprint", "") == key;
+  // A cache file edited or cut short (not an object, or without an object of peaks) is no cache: the peaks are
+  // measured again. Read as it was, value() below would throw on it and end the judge.
+  const bool cached = !j.is_discarded() && j.is_object() && j.value("version", 0) == kPeaksCacheVersion &&
+                      j.value("fingerprint", "") == key && j.contains("peaks") && j["peaks"].is_object();
   if (!cached || remeasure) {
     std::vector<std::string> argv = {paths.runner.string(), "--calibrate", "--threads", std::to_string(m.threads)};
     if (kind == Kind::GPU) argv.insert(argv.end(), {"--gpu", "--device", std::to_string(device)});
