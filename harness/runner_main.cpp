@@ -9,7 +9,7 @@
 // A problem with a setup() (harness/problem.h) gets CallSetup once per case,
 // untimed, before its calls.
 //
-//   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES] [--not-dumpable]
+//   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES] [--not-dumpable] [--confine]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 //   hpcjudge-runner --check                   exits 0: the runner starts (as the user asked)
 //   hpcjudge-runner --landlock                prints the kernel's Landlock version (0: none; harness/confine.h)
@@ -59,6 +59,7 @@ struct Options {
   int arena_fd = -1;
   int device = 0;
   unsigned long long memory_limit = 0;  // bytes of host memory (0: none)
+  bool confine = false;                 // --confine: confined before the submission is loaded (harness/confine.h)
 };
 
 class Runner {
@@ -155,13 +156,11 @@ class Runner {
     memory_.reset();
     if (q.mode == "host") {
       memory_ = host_memory(opt_.arena_fd);
-      host_arena_ = true;
       return ok();
     }
     if (q.mode == "emulate") {
 #ifdef HPCJUDGE_HAVE_EMULATOR
       memory_ = emulated_memory(opt_.arena_fd);
-      host_arena_ = true;
       return ok();
 #else
       return error("this runner was built without the CUDA emulator");
@@ -190,9 +189,10 @@ class Runner {
       const rlimit lim{opt_.memory_limit, opt_.memory_limit};
       setrlimit(problem_.info().kind == Kind::GPU ? RLIMIT_DATA : RLIMIT_AS, &lim);
     }
-    // Confined before any of its code runs (harness/confine.h), its static initialisers included. Where the
-    // buffers are the host arena only: under a GPU's driver (its caches, its sockets) it is not yet measured.
-    if (host_arena_) confine_runner();
+    // Confined before any of its code runs (harness/confine.h), its static initialisers included, where the
+    // judge asks: every runner but one under a tool that writes files of its own (compute-sanitizer, ncu).
+    // A GPU's context exists by now (setup()): the driver has opened its devices.
+    if (opt_.confine) confine_runner();
     void* lib = dlopen(q.library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) return error(std::string("cannot load the submission: ") + dlerror());
     solve_ = dlsym(lib, "solve");
@@ -315,7 +315,6 @@ class Runner {
   void* workspace_size_ = nullptr;  // where the submission defines one
   void* setup_ = nullptr;           // likewise (problems with a setup() only)
   bool exact_ = false;              // under compute-sanitizer
-  bool host_arena_ = false;         // the buffers are the host arena (a CPU problem, CPU emulation)
 };
 
 }  // namespace
@@ -333,6 +332,7 @@ int main(int argc, char** argv) {
     // The judge's own reference: no other process of the user may read or write its memory or files
     // (judge/isolation/session.h, SessionOptions::judges_own), from before any of its code runs.
     else if (k == "--not-dumpable") prctl(PR_SET_DUMPABLE, 0);
+    else if (k == "--confine") o.confine = true;
     else if (k == "--probe") probe = true;
     else if (k == "--calibrate") calibrate = true;
     else if (k == "--gpu") calibrate_gpu = true;

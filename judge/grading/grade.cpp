@@ -183,7 +183,8 @@ std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs:
   wrapper.insert(wrapper.end(), {compute_sanitizer_path(), "--error-exitcode", "86", "--print-limit", "5"});
   wrapper.insert(wrapper.end(), tool.begin(), tool.end());
   // Each device buffer its own allocation, so the tool sees reads past one too.
-  Session s(paths, p, {.library = lib, .threads = threads, .device = opt.device, .wrapper = wrapper, .exact_buffers = true});
+  Session s(paths, p, {.library = lib, .threads = threads, .device = opt.device, .wrapper = wrapper, .exact_buffers = true,
+                       .under_tool = true});
   constexpr double kSlow = 300;  // the tools slow kernels down by orders of magnitude
   std::string failure;
   if (auto bad = failed_call(s.start(kSlow))) failure = bad->message;
@@ -654,7 +655,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                        .emulate = emulate,
                                        .keep_awake = spinners ? &*spinners : nullptr,
                                        .flusher = &flusher,
-                                       .images = &images};
+                                       .images = &images,
+                                       .under_tool = !opt.runner_prefix.empty()};
   // The runners started while the compiler runs (judge/grading/early_runners.h): the performance cases'
   // own runner where the functional tests run first, the rivals where the scale is cached and the grade scored.
   const bool tests = opt.only_case.empty() && opt.functional_tests;

@@ -82,6 +82,7 @@ Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, co
     SessionOptions so = session;
     so.library = compiled_library(m->dir.path);
     so.wrapper.clear();
+    so.under_tool = false;  // no profiler around a rival: confined
     so.pin_read_back = false;  // read back on a case's first call only
     // Its calls take the submission's round trip and late-work allowance (late_work_as), so it measures no
     // round trip after cache flushes: 21 pings, each after a flush, which took 0.5 s of each rival's start

@@ -330,6 +330,10 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   // Not on a device: the driver's process lock (judge/isolation/device_lock.h) may refuse a process the judge,
   // as an ordinary user, may not look into.
   if (opt.judges_own && host_arena_problem(problem, opt)) sp.argv.push_back("--not-dumpable");
+  // Its writes and signals confined (harness/confine.h): graded as the judge's own user without the sandbox, a
+  // submission, a GPU one as much as a CPU one, could otherwise rewrite the judge's cache (a cached baseline 1000
+  // times slower lifts every later score) or stop the judge. Not under a tool with files of its own on a device.
+  if (host_arena_problem(problem, opt) || !opt.under_tool) sp.argv.push_back("--confine");
   sp.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
   // is in no address space: no file of the runner's may outgrow the limit.

@@ -92,6 +92,10 @@ struct SessionOptions {
   // as an ordinary user without the sandbox, a submission read the fast reference's outputs of the same run that
   // way. And its threads are watched for another process slowing them (slowed_from_outside()).
   bool judges_own = false;
+  // The runner runs under a tool that writes files of its own from inside its process (compute-sanitizer, ncu:
+  // `judge profile`): not confined where its buffers are on a device (harness/confine.h). Every other runner is,
+  // from just before it loads the code it runs.
+  bool under_tool = false;
 };
 
 // What the judge reads back after a call: everything (a submission's call: guard zones and inputs are checked

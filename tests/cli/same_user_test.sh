@@ -14,31 +14,13 @@ judge=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 cheats=$(cd "$here/../submissions/softmax-cpu/cheat" && pwd)
 tmp=$(mktemp -d)
-user=hpcjudge-same-$$
-created=
-cleanup() {
-  [ -n "$created" ] && userdel "$user" 2>/dev/null
-  [ -n "${HPCJUDGE_KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-chmod 755 "$tmp"
-if [ "$(id -u)" = 0 ]; then
-  if ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$judge"; then
-    echo "skipped: $judge cannot be reached by other users"; exit 0
-  fi
-  useradd --system --no-create-home "$user" 2>/dev/null || { echo "skipped: useradd failed"; exit 0; }
-  created=1
-  as_user() { runuser -u "$user" -- env HOME="$tmp" HPCJUDGE_CACHE="$tmp/cache" "$@"; }
-else
-  as_user() { env HPCJUDGE_CACHE="$tmp/cache" "$@"; }
-fi
+source "$here/checks.sh"
+ordinary_user "$judge"
 for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge poisons-the-cache; do
   cp "$cheats/$f.cpp" "$tmp/$f.cpp"
 done
 cp "$here/submissions/writes-files.cpp" "$tmp/writes-files.cpp"
-mkdir -p "$tmp/cache"
-[ -n "$created" ] && chown -R "$user" "$tmp"
-source "$here/checks.sh"
+give_tmp
 scale_sum() { cat "$tmp"/cache/scale-softmax-cpu-*.json 2>/dev/null | sha256sum; }
 for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge poisons-the-cache writes-files; do
   [ "$f" = poisons-the-cache ] && before=$(scale_sum)
