@@ -60,6 +60,38 @@ TEST_CASE("files: reading refuses links, FIFOs and devices, and stops at the siz
   CHECK_THROWS_AS(read_regular_file("/dev/zero", 4096), FileRefused);
 }
 
+TEST_CASE("files: a file named outside a class folder is followed through the judge's user's links, not another's") {
+  Scratch s;
+  std::ofstream(s.dir / "secret.cpp") << "int secret;\n";
+  chmod((s.dir / "secret.cpp").c_str(), 0600);
+  fs::create_directory(s.dir / "real");
+  std::ofstream(s.dir / "real" / "mine.cpp") << "int mine;\n";
+  fs::create_symlink(s.dir / "secret.cpp", s.dir / "own-link.cpp");
+  fs::create_directory_symlink(s.dir / "real", s.dir / "own-folder");
+  // The twin: links of the judge's own user are followed, to a file or through a folder.
+  CHECK(links_of_others(s.dir / "own-link.cpp") == "");
+  CHECK(read_followed_file(s.dir / "own-link.cpp", 1 << 20) == "int secret;\n");
+  CHECK(read_followed_file(s.dir / "own-folder" / "mine.cpp", 1 << 20) == "int mine;\n");
+  CHECK(read_followed_file(s.dir / "own-folder" / ".." / "real" / "mine.cpp", 1 << 20) == "int mine;\n");
+  fs::create_symlink("loop.cpp", s.dir / "loop.cpp");
+  CHECK_THROWS_AS(read_followed_file(s.dir / "loop.cpp", 1 << 20), FileRefused);
+  if (geteuid() != 0) return;  // only root can give a link to another user
+  // Another user's links, to the file or to a folder on the way, lead where that user chose: refused, and the
+  // file's words never read.
+  fs::create_symlink(s.dir / "secret.cpp", s.dir / "their-link.cpp");
+  fs::create_directory_symlink(s.dir / "real", s.dir / "their-folder");
+  REQUIRE(lchown((s.dir / "their-link.cpp").c_str(), 65534, 65534) == 0);
+  REQUIRE(lchown((s.dir / "their-folder").c_str(), 65534, 65534) == 0);
+  CHECK(links_of_others(s.dir / "their-link.cpp").find("a symbolic link of user 65534's") != std::string::npos);
+  CHECK(links_of_others(s.dir / "their-folder" / "mine.cpp").find((s.dir / "their-folder").string()) !=
+        std::string::npos);
+  CHECK_THROWS_AS(read_followed_file(s.dir / "their-link.cpp", 1 << 20), FileRefused);
+  CHECK_THROWS_AS(read_followed_file(s.dir / "their-folder" / "mine.cpp", 1 << 20), FileRefused);
+  // Through the judge's own link to another user's link: still refused.
+  fs::create_symlink(s.dir / "their-link.cpp", s.dir / "own-to-theirs.cpp");
+  CHECK_THROWS_AS(read_followed_file(s.dir / "own-to-theirs.cpp", 1 << 20), FileRefused);
+}
+
 TEST_CASE("files: a report is written whole, and an unwritable target is known before") {
   Scratch s;
   write_file_atomically(s.dir / "r.json", "{}\n");

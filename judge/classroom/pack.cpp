@@ -141,7 +141,7 @@ std::string make_pack(const Paths& paths, const PackOptions& opt) {
     Packed k;
     k.slug = slug, k.ext = ext;
     try {
-      k.bytes = read_regular_file(fs::canonical(file, ec), kMaxSourceBytes);
+      k.bytes = read_followed_file(file, kMaxSourceBytes);
     } catch (const FileRefused& e) {
       throw std::runtime_error(std::string(e.what()));
     }

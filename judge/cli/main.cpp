@@ -101,14 +101,16 @@ fs::path default_solution(const Problem& p, const Paths& paths) {
   return paths.problem_dir(p.info().slug) / ("solution." + p.info().source_ext);
 }
 
-// FILE: a regular file (a symbolic link is followed to one; in a batch's
+// FILE: a regular file (a symbolic link of the judge's user's or root's is followed to one; in a batch's
 // participant folder, `folder`, the file itself must be one, inside it).
 void check_source(const Problem& p, const fs::path& file, const fs::path& folder) {
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(file, ec)) || (folder.empty() && !fs::exists(file, ec)))
     throw UsageError(file.string() + ": no such file");
   if (fs::is_directory(file, ec)) throw UsageError(file.string() + ": is a directory, not a source file");
-  const std::string why = folder.empty() ? not_a_regular_file(fs::canonical(file, ec)) : not_a_regular_file(file, folder);
+  std::string why = folder.empty() ? links_of_others(file) : "";
+  if (why.empty())
+    why = folder.empty() ? not_a_regular_file(fs::canonical(file, ec)) : not_a_regular_file(file, folder);
   if (!why.empty()) throw UsageError(why);
   if (access(file.c_str(), R_OK) != 0) throw UsageError(file.string() + ": cannot be read (permission denied)");
   if (fs::file_size(file, ec) == 0) throw UsageError(file.string() + ": is empty");

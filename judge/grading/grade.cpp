@@ -588,10 +588,12 @@ GradedFrom graded_from(const Problem& p, const std::string& source_sha256, const
 Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, const Paths& paths,
              Listener& listener) {
   // The compiler gets a copy of the source, read here as a regular file and no more than a source's size:
-  // in a participant's folder the file itself, elsewhere what a symbolic link leads to.
+  // in a participant's folder the file itself, elsewhere what a symbolic link of the judge's user's or root's
+  // leads to (read_followed_file).
   if (!opt.folder.empty())
     if (const std::string why = not_a_regular_file(src, opt.folder); !why.empty()) throw FileRefused(why);
-  const std::string source = read_regular_file(opt.folder.empty() ? fs::canonical(src) : src, kMaxSourceBytes);
+  const std::string source =
+      opt.folder.empty() ? read_followed_file(src, kMaxSourceBytes) : read_regular_file(src, kMaxSourceBytes);
   Stopwatch whole, before_compile;
   // This thread times every call: how it runs now, before any runner starts (judge_slowed()).
   const std::optional<Scheduling> judge_thread = Scheduling::of(0);

@@ -64,6 +64,13 @@ expect_usage_error "bench: zero threads"   "threads"                      bench 
 expect_usage_error "batch: negative seed"  "whole number from 0"          batch "$tmp" --seed -1
 if [ "$(id -u)" != 0 ]; then  # root reads any file
   expect_usage_error "unreadable file"     "cannot be read"               softmax-cpu "$tmp/unreadable.cpp"
+else
+  # Another user's link leads where that user chose (a file only root reads, whose lines a compile error would
+  # print): never followed; the same link made by root is (judge/files.h, links_of_others).
+  printf 'root only: do not print\n' >"$tmp/root-only.cpp" && chmod 600 "$tmp/root-only.cpp"
+  ln -s "$tmp/root-only.cpp" "$tmp/their-link.cpp" && chown -h 65534:65534 "$tmp/their-link.cpp"
+  expect_usage_error "another user's link"  "a symbolic link of user 65534's" softmax-cpu "$tmp/their-link.cpp"
+  ! grep -q "do not print" "$tmp/err" "$tmp/out" || { echo "FAIL another user's link: the file was read"; fails=$((fails + 1)); }
 fi
 
 # Started with standard input, output and error closed (a job without them): graded as with them, the report
