@@ -50,6 +50,9 @@ int landlock_version() {
 }
 
 int confine_runner() {
+  // No privilege gained through exec from here on, Landlock or not: a set-user-ID or set-group-ID helper of the
+  // system's (crontab, at) runs as the runner's user, so no job of the submission's is left to run after the grade.
+  prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
   const long abi = landlock_version();
   if (abi < 1) return 0;
   uint64_t writes = kWriteFile | kRemoveDir | kRemoveFile | kMakeChar | kMakeDir | kMakeReg | kMakeSock | kMakeFifo |
@@ -70,7 +73,7 @@ int confine_runner() {
   allow(ruleset, tmpdir && *tmpdir ? tmpdir : "/tmp", writes);
   allow(ruleset, "/dev/shm", writes);
   allow(ruleset, "/dev", kWriteFile | (abi >= 3 ? kTruncate : 0));
-  const bool ok = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
+  const bool ok = syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
   close(ruleset);
   return ok ? static_cast<int>(abi) : 0;
 }

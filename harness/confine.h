@@ -7,7 +7,9 @@
 // cache (a cached baseline time 1000 times longer lifts every score on the scale: docs/design.md, "Trust"), the
 // repository or another file of that user's, or stop the judge. As root and under bubblewrap a runner is a user of
 // its own on a read-only filesystem already; the confinement holds there too. Irreversible, inherited by every
-// thread and process the submission starts. Where the kernel has no Landlock, nothing is confined.
+// thread and process the submission starts. Where the kernel has no Landlock, nothing is confined but this: in
+// every case no privilege is gained through exec (no_new_privs), so a set-user-ID or set-group-ID helper
+// (crontab, at) cannot leave a job of the submission's to run after the grade.
 #pragma once
 
 namespace hpcjudge {

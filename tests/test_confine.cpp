@@ -2,6 +2,7 @@
 // undone): files written in its TMPDIR, and refused in a folder beside it, in /tmp, and renamed out of TMPDIR;
 // a signal to the parent refused from Landlock's sixth version on. Skipped where the kernel has no Landlock.
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,4 +60,17 @@ TEST_CASE("confine: a confined runner writes in its TMPDIR only, and signals no 
   CHECK(fs::exists(own / "a.txt"));
   CHECK_FALSE(fs::exists(beside / "b.txt"));
   fs::remove_all(scratch);
+}
+
+TEST_CASE("confine: no privilege is gained through exec after the confinement, Landlock or not") {
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    confine_runner();
+    _exit(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? 0 : 1);
+  }
+  int st = 0;
+  REQUIRE(waitpid(child, &st, 0) == child);
+  REQUIRE(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 0);
 }
