@@ -49,7 +49,7 @@ int landlock_version() {
   return abi < 1 ? 0 : static_cast<int>(abi);
 }
 
-int confine_runner() {
+int confine_runner(bool under_tool) {
   // No privilege gained through exec from here on, Landlock or not: a set-user-ID or set-group-ID helper of the
   // system's (crontab, at) runs as the runner's user, so no job of the submission's is left to run after the grade.
   prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
@@ -63,7 +63,7 @@ int confine_runner() {
   attr.handled_access_fs = writes;
   size_t size = sizeof attr.handled_access_fs;
   if (abi >= 4) size = offsetof(RulesetAttr, scoped);
-  if (abi >= 6) {
+  if (abi >= 6 && !under_tool) {  // the tool's process, outside the runner's domain, may need its signals
     attr.scoped = kScopeSignal;
     size = sizeof attr;
   }
@@ -72,6 +72,7 @@ int confine_runner() {
   const char* tmpdir = std::getenv("TMPDIR");  // the judge's choice (judge/isolation/session.cpp)
   allow(ruleset, tmpdir && *tmpdir ? tmpdir : "/tmp", writes);
   allow(ruleset, "/dev/shm", writes);
+  if (under_tool) allow(ruleset, "/tmp", writes);  // where the tool's own files are
   allow(ruleset, "/dev", kWriteFile | (abi >= 3 ? kTruncate : 0));
   const bool ok = syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
   close(ruleset);

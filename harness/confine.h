@@ -16,7 +16,10 @@ namespace hpcjudge {
 
 // Confines this process (every thread: call it before any other thread exists) as above. Returns the Landlock
 // version it used (1 and up), or 0 where the kernel has none or refused.
-int confine_runner();
+// `under_tool`: the runner runs under compute-sanitizer or ncu, whose library in the runner's process writes
+// files of its own and talks to the tool's process: /tmp may be written too (where the judge's default cache is
+// not: it is in the build folder), and signals are not scoped.
+int confine_runner(bool under_tool = false);
 
 // The kernel's Landlock version, or 0 where it has none (hpcjudge-runner --landlock prints it, for the tests).
 int landlock_version();

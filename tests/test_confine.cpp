@@ -74,3 +74,37 @@ TEST_CASE("confine: no privilege is gained through exec after the confinement, L
   REQUIRE(WIFEXITED(st));
   CHECK(WEXITSTATUS(st) == 0);
 }
+
+TEST_CASE("confine: under a tool the runner may also write in /tmp and signal, and still not beside its folder") {
+  const int version = landlock_version();
+  if (version < 1) SKIP("this kernel has no Landlock");
+  std::string t = (fs::temp_directory_path() / "hpcjudge-confine-XXXXXX").string();
+  REQUIRE(mkdtemp(t.data()));
+  const fs::path scratch = t, own = scratch / "own";
+  fs::create_directories(own);
+  // A folder outside /tmp that this user may write in (as the build folder, where the default cache is).
+  const fs::path beside = fs::path("/var/tmp") / ("hpcjudge-confine-beside-" + std::to_string(getpid()));
+  REQUIRE(writes(beside));
+  fs::remove(beside);
+  const pid_t parent = getpid();
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    setenv("TMPDIR", own.c_str(), 1);
+    int bad = 0;
+    if (confine_runner(true) != version) bad |= 1;
+    if (!writes(own / "a.txt")) bad |= 2;
+    if (!writes("/tmp/hpcjudge-confine-tool-" + std::to_string(getpid()))) bad |= 4;  // the tool's files
+    std::remove(("/tmp/hpcjudge-confine-tool-" + std::to_string(getpid())).c_str());
+    if (writes(beside)) bad |= 8;  // outside /tmp and its own folder
+    if (kill(parent, 0) != 0) bad |= 16;
+    _exit(bad);
+  }
+  int st = 0;
+  REQUIRE(waitpid(child, &st, 0) == child);
+  REQUIRE(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 0);
+  CHECK_FALSE(fs::exists(beside));
+  fs::remove(beside);
+  fs::remove_all(scratch);
+}

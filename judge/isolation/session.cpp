@@ -240,6 +240,15 @@ std::vector<protocol::CallArg> call_args(const Signature& sig, const ArenaLayout
 // A problem whose buffers are the host arena, whatever the machine: a CPU problem, or a GPU one under emulation.
 bool host_arena_problem(const Problem& p, const SessionOptions& opt) { return p.info().kind == Kind::CPU || opt.emulate; }
 
+// A GPU runner under compute-sanitizer or ncu confined too, with /tmp writable and signals unscoped
+// (confine_runner(true)), where HPCJUDGE_CONFINE_TOOLS=1: what the tools' library in the runner needs under
+// Landlock is not yet measured on a GPU, and racecheck runs in every grade of a problem with shared memory.
+// Off by default until it is (docs/design.md, "A runner's files and signals").
+bool confine_under_tools() {
+  const char* v = std::getenv("HPCJUDGE_CONFINE_TOOLS");
+  return v && std::string(v) == "1";
+}
+
 // A call of solve() in a signature with a setup() keeps the workspace setup() wrote; every other call's is garbage.
 bool keeps_workspace(const Signature& sig, const CallOptions& opt) { return sig.has_setup() && !opt.setup; }
 
@@ -334,6 +343,7 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   // submission, a GPU one as much as a CPU one, could otherwise rewrite the judge's cache (a cached baseline 1000
   // times slower lifts every later score) or stop the judge. Not under a tool with files of its own on a device.
   if (host_arena_problem(problem, opt) || !opt.under_tool) sp.argv.push_back("--confine");
+  else if (confine_under_tools()) sp.argv.push_back("--confine-under-tool");
   sp.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
   // is in no address space: no file of the runner's may outgrow the limit.
