@@ -53,7 +53,7 @@ std::string not_a_regular_file(const fs::path& file, const fs::path& folder) {
   return "";
 }
 
-std::string links_of_others(const fs::path& file) {
+std::string unfollowed_link(const fs::path& file) {
   std::error_code ec;
   const fs::path start = fs::absolute(file, ec);
   if (ec) return "";  // the read that follows says why
@@ -92,18 +92,22 @@ std::string links_of_others(const fs::path& file) {
     todo.insert(todo.begin(), parts.begin(), parts.end());
     if (t.is_absolute()) at = "/";
   }
+  struct stat st {};
+  if (links > 0 && me == 0 && stat(at.c_str(), &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH))
+    return file.string() + " is a symbolic link to " + at.string() +
+           ", which only its owner and group may read: as root the judge does not follow a link to it (copy the file)";
   return "";
 }
 
 std::string read_followed_file(const fs::path& file, size_t max_bytes) {
-  if (const std::string why = links_of_others(file); !why.empty()) throw FileRefused(why);
+  if (const std::string why = unfollowed_link(file); !why.empty()) throw FileRefused(why);
   std::error_code ec;
   const fs::path real = fs::canonical(file, ec);
   if (ec) throw FileRefused(file.string() + ": " + ec.message());
   struct stat opened {};
   std::string text = read_checked(real, max_bytes, &opened);
   struct stat now {};
-  if (!links_of_others(file).empty() || stat(file.c_str(), &now) != 0 || now.st_dev != opened.st_dev ||
+  if (!unfollowed_link(file).empty() || stat(file.c_str(), &now) != 0 || now.st_dev != opened.st_dev ||
       now.st_ino != opened.st_ino)
     throw FileRefused(file.string() + " changed while it was read (a link swapped in?): not graded");
   return text;

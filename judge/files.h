@@ -46,14 +46,15 @@ void make_private_folder(const std::filesystem::path& dir);
 // Reads a regular file, not following a symlink, at most max_bytes; throws FileRefused.
 std::string read_regular_file(const std::filesystem::path& file, size_t max_bytes);
 
-// "" where every symbolic link met on the way to `file` (the file's own and its folders') belongs to root or to
-// the judge's user; otherwise why not, naming the first that does not. A link made by another user points where
-// that user chooses: to a file only the judge's user may read (/etc/shadow, graded as root; a grader's own files),
-// whose lines a compiler's errors would then print in the report handed back.
-std::string links_of_others(const std::filesystem::path& file);
+// "" where the symbolic links met on the way to `file` (the file's own and its folders') may be followed;
+// otherwise why not. Not a link of another user's than root and the judge's: it points where that user chooses,
+// such as a file only the judge's user may read (/etc/shadow, graded as root; a grader's own files), whose lines
+// a compiler's errors would then print in the report handed back. And as root, not a link to a file that others
+// may not read: a submission is a file its author can read; /etc/shadow and a key in ~/.ssh are not.
+std::string unfollowed_link(const std::filesystem::path& file);
 
 // A file named outside a participant's folder (`judge SLUG FILE`, `judge pack`): symbolic links followed, but only
-// the judge's user's and root's (links_of_others), to a regular file, read as read_regular_file does. A link
+// the judge's user's and root's, not as root to a file others may not read (unfollowed_link), to a regular file, read as read_regular_file does. A link
 // swapped in while it is read is caught: the file read must still be the one the path leads to after the read.
 std::string read_followed_file(const std::filesystem::path& file, size_t max_bytes);
 

@@ -68,22 +68,28 @@ TEST_CASE("files: a file named outside a class folder is followed through the ju
   std::ofstream(s.dir / "real" / "mine.cpp") << "int mine;\n";
   fs::create_symlink(s.dir / "secret.cpp", s.dir / "own-link.cpp");
   fs::create_directory_symlink(s.dir / "real", s.dir / "own-folder");
-  // The twin: links of the judge's own user are followed, to a file or through a folder.
-  CHECK(links_of_others(s.dir / "own-link.cpp") == "");
-  CHECK(read_followed_file(s.dir / "own-link.cpp", 1 << 20) == "int secret;\n");
+  // The twin: links of the judge's own user are followed, to a file or through a folder (as root, to a file that
+  // others may read).
+  if (geteuid() != 0) CHECK(read_followed_file(s.dir / "own-link.cpp", 1 << 20) == "int secret;\n");
   CHECK(read_followed_file(s.dir / "own-folder" / "mine.cpp", 1 << 20) == "int mine;\n");
   CHECK(read_followed_file(s.dir / "own-folder" / ".." / "real" / "mine.cpp", 1 << 20) == "int mine;\n");
   fs::create_symlink("loop.cpp", s.dir / "loop.cpp");
   CHECK_THROWS_AS(read_followed_file(s.dir / "loop.cpp", 1 << 20), FileRefused);
   if (geteuid() != 0) return;  // only root can give a link to another user
+  // As root, not even its own link to a file that others may not read (secret.cpp is 0600; /etc/shadow).
+  CHECK(unfollowed_link(s.dir / "own-link.cpp").find("which only its owner and group may read") != std::string::npos);
+  CHECK_THROWS_AS(read_followed_file(s.dir / "own-link.cpp", 1 << 20), FileRefused);
+  chmod((s.dir / "secret.cpp").c_str(), 0644);
+  CHECK(read_followed_file(s.dir / "own-link.cpp", 1 << 20) == "int secret;\n");
+  chmod((s.dir / "secret.cpp").c_str(), 0600);
   // Another user's links, to the file or to a folder on the way, lead where that user chose: refused, and the
   // file's words never read.
   fs::create_symlink(s.dir / "secret.cpp", s.dir / "their-link.cpp");
   fs::create_directory_symlink(s.dir / "real", s.dir / "their-folder");
   REQUIRE(lchown((s.dir / "their-link.cpp").c_str(), 65534, 65534) == 0);
   REQUIRE(lchown((s.dir / "their-folder").c_str(), 65534, 65534) == 0);
-  CHECK(links_of_others(s.dir / "their-link.cpp").find("a symbolic link of user 65534's") != std::string::npos);
-  CHECK(links_of_others(s.dir / "their-folder" / "mine.cpp").find((s.dir / "their-folder").string()) !=
+  CHECK(unfollowed_link(s.dir / "their-link.cpp").find("a symbolic link of user 65534's") != std::string::npos);
+  CHECK(unfollowed_link(s.dir / "their-folder" / "mine.cpp").find((s.dir / "their-folder").string()) !=
         std::string::npos);
   CHECK_THROWS_AS(read_followed_file(s.dir / "their-link.cpp", 1 << 20), FileRefused);
   CHECK_THROWS_AS(read_followed_file(s.dir / "their-folder" / "mine.cpp", 1 << 20), FileRefused);

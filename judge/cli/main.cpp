@@ -108,7 +108,7 @@ void check_source(const Problem& p, const fs::path& file, const fs::path& folder
   if (!fs::exists(fs::symlink_status(file, ec)) || (folder.empty() && !fs::exists(file, ec)))
     throw UsageError(file.string() + ": no such file");
   if (fs::is_directory(file, ec)) throw UsageError(file.string() + ": is a directory, not a source file");
-  std::string why = folder.empty() ? links_of_others(file) : "";
+  std::string why = folder.empty() ? unfollowed_link(file) : "";
   if (why.empty())
     why = folder.empty() ? not_a_regular_file(fs::canonical(file, ec)) : not_a_regular_file(file, folder);
   if (!why.empty()) throw UsageError(why);

@@ -66,11 +66,15 @@ if [ "$(id -u)" != 0 ]; then  # root reads any file
   expect_usage_error "unreadable file"     "cannot be read"               softmax-cpu "$tmp/unreadable.cpp"
 else
   # Another user's link leads where that user chose (a file only root reads, whose lines a compile error would
-  # print): never followed; the same link made by root is (judge/files.h, links_of_others).
+  # print): never followed (judge/files.h, unfollowed_link).
   printf 'root only: do not print\n' >"$tmp/root-only.cpp" && chmod 600 "$tmp/root-only.cpp"
   ln -s "$tmp/root-only.cpp" "$tmp/their-link.cpp" && chown -h 65534:65534 "$tmp/their-link.cpp"
   expect_usage_error "another user's link"  "a symbolic link of user 65534's" softmax-cpu "$tmp/their-link.cpp"
   ! grep -q "do not print" "$tmp/err" "$tmp/out" || { echo "FAIL another user's link: the file was read"; fails=$((fails + 1)); }
+  # Root's own link, to a file that others may not read (/etc/shadow's mode): not followed either.
+  ln -s "$tmp/root-only.cpp" "$tmp/root-link.cpp"
+  expect_usage_error "root's link to a 0600 file" "only its owner and group may read" softmax-cpu "$tmp/root-link.cpp"
+  ! grep -q "do not print" "$tmp/err" "$tmp/out" || { echo "FAIL root's link: the file was read"; fails=$((fails + 1)); }
 fi
 
 # Started with standard input, output and error closed (a job without them): graded as with them, the report
