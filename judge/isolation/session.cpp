@@ -240,12 +240,13 @@ std::vector<protocol::CallArg> call_args(const Signature& sig, const ArenaLayout
 // A problem whose buffers are the host arena, whatever the machine: a CPU problem, or a GPU one under emulation.
 bool host_arena_problem(const Problem& p, const SessionOptions& opt) { return p.info().kind == Kind::CPU || opt.emulate; }
 
-// A GPU runner under compute-sanitizer or ncu confined too, with /tmp writable and signals unscoped
-// (confine_runner(true)), where HPCJUDGE_CONFINE_TOOLS=1: what the tools' library in the runner needs under
-// Landlock is not yet measured on a GPU, and racecheck runs in every grade of a problem with shared memory.
-// Off by default until it is (docs/design.md, "A runner's files and signals").
-bool confine_under_tools() {
-  const char* v = std::getenv("HPCJUDGE_CONFINE_TOOLS");
+// A runner whose buffers are on a device, confined where these are set to 1 (HPCJUDGE_CONFINE_GPU: a plain
+// one, as a CPU problem's is; HPCJUDGE_CONFINE_TOOLS: one under compute-sanitizer or ncu, with /tmp writable and
+// signals unscoped, confine_runner(true)). Off by default: what the CUDA driver and the tools' library in the
+// runner need under Landlock is not yet measured on a GPU, and a confinement that broke them would fail every
+// GPU grade (docs/design.md, "A runner's files and signals"; tests/cli/same_user_gpu_test.sh sets the first).
+bool switched_on(const char* variable) {
+  const char* v = std::getenv(variable);
   return v && std::string(v) == "1";
 }
 
@@ -340,10 +341,12 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   // as an ordinary user, may not look into.
   if (opt.judges_own && host_arena_problem(problem, opt)) sp.argv.push_back("--not-dumpable");
   // Its writes and signals confined (harness/confine.h): graded as the judge's own user without the sandbox, a
-  // submission, a GPU one as much as a CPU one, could otherwise rewrite the judge's cache (a cached baseline 1000
-  // times slower lifts every later score) or stop the judge. Not under a tool with files of its own on a device.
-  if (host_arena_problem(problem, opt) || !opt.under_tool) sp.argv.push_back("--confine");
-  else if (confine_under_tools()) sp.argv.push_back("--confine-under-tool");
+  // submission could otherwise rewrite the judge's cache (a cached baseline 1000 times slower lifts every later
+  // score) or stop the judge. On a device only where switched on (switched_on above).
+  if (host_arena_problem(problem, opt) || (!opt.under_tool && switched_on("HPCJUDGE_CONFINE_GPU")))
+    sp.argv.push_back("--confine");
+  else if (opt.under_tool && switched_on("HPCJUDGE_CONFINE_TOOLS"))
+    sp.argv.push_back("--confine-under-tool");
   sp.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
   // is in no address space: no file of the runner's may outgrow the limit.
