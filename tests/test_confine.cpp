@@ -26,85 +26,86 @@ bool writes(const fs::path& p) {
   return true;
 }
 
+// The exit status of `body` run in a forked child (a confinement cannot be undone), which it must reach.
+template <class Body>
+int in_child(Body body) {
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) _exit(body());
+  int st = 0;
+  REQUIRE(waitpid(child, &st, 0) == child);
+  REQUIRE(WIFEXITED(st));
+  return WEXITSTATUS(st);
+}
+
+// A folder of the test's own (removed after), with the runner's own TMPDIR in it.
+struct Scratch {
+  fs::path dir, own;
+  Scratch() {
+    std::string t = (fs::temp_directory_path() / "hpcjudge-confine-XXXXXX").string();
+    REQUIRE(mkdtemp(t.data()));
+    dir = t;
+    own = dir / "own";
+    fs::create_directories(own);
+  }
+  ~Scratch() { fs::remove_all(dir); }
+};
+
 }  // namespace
 
 TEST_CASE("confine: a confined runner writes in its TMPDIR only, and signals no process outside its own") {
   const int version = landlock_version();
   if (version < 1) SKIP("this kernel has no Landlock");
-  std::string t = (fs::temp_directory_path() / "hpcjudge-confine-XXXXXX").string();
-  REQUIRE(mkdtemp(t.data()));
-  const fs::path scratch = t, own = scratch / "own", beside = scratch / "beside";
-  fs::create_directories(own);
+  const Scratch s;
+  const fs::path own = s.own, beside = s.dir / "beside";
   fs::create_directories(beside);
   const fs::path tmp = fs::temp_directory_path();  // before the child's TMPDIR is its own folder
   const pid_t parent = getpid();
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    setenv("TMPDIR", own.c_str(), 1);
-    int bad = 0;
-    if (confine_runner() != version) bad |= 1;
-    if (!writes(own / "a.txt")) bad |= 2;
-    if (writes(beside / "b.txt")) bad |= 4;
-    if (writes(tmp / ("hpcjudge-confine-escaped-" + std::to_string(getpid())))) bad |= 8;
-    std::error_code ec;
-    fs::rename(own / "a.txt", beside / "a.txt", ec);
-    if (!ec) bad |= 16;
-    if (version >= 6 && kill(parent, 0) == 0) bad |= 32;  // signal 0: the permission check alone
-    _exit(bad);
-  }
-  int st = 0;
-  REQUIRE(waitpid(child, &st, 0) == child);
-  REQUIRE(WIFEXITED(st));
-  CHECK(WEXITSTATUS(st) == 0);
+  CHECK(in_child([&] {
+          setenv("TMPDIR", own.c_str(), 1);
+          int bad = 0;
+          if (confine_runner() != version) bad |= 1;
+          if (!writes(own / "a.txt")) bad |= 2;
+          if (writes(beside / "b.txt")) bad |= 4;
+          if (writes(tmp / ("hpcjudge-confine-escaped-" + std::to_string(getpid())))) bad |= 8;
+          std::error_code ec;
+          fs::rename(own / "a.txt", beside / "a.txt", ec);
+          if (!ec) bad |= 16;
+          if (version >= 6 && kill(parent, 0) == 0) bad |= 32;  // signal 0: the permission check alone
+          return bad;
+        }) == 0);
   CHECK(fs::exists(own / "a.txt"));
   CHECK_FALSE(fs::exists(beside / "b.txt"));
-  fs::remove_all(scratch);
 }
 
 TEST_CASE("confine: no privilege is gained through exec after the confinement, Landlock or not") {
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    confine_runner();
-    _exit(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? 0 : 1);
-  }
-  int st = 0;
-  REQUIRE(waitpid(child, &st, 0) == child);
-  REQUIRE(WIFEXITED(st));
-  CHECK(WEXITSTATUS(st) == 0);
+  CHECK(in_child([] {
+          confine_runner();
+          return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? 0 : 1;
+        }) == 0);
 }
 
 TEST_CASE("confine: under a tool the runner may also write in /tmp and signal, and still not beside its folder") {
   const int version = landlock_version();
   if (version < 1) SKIP("this kernel has no Landlock");
-  std::string t = (fs::temp_directory_path() / "hpcjudge-confine-XXXXXX").string();
-  REQUIRE(mkdtemp(t.data()));
-  const fs::path scratch = t, own = scratch / "own";
-  fs::create_directories(own);
+  const Scratch s;
   // A folder outside /tmp that this user may write in (as the build folder, where the default cache is).
   const fs::path beside = fs::path("/var/tmp") / ("hpcjudge-confine-beside-" + std::to_string(getpid()));
   REQUIRE(writes(beside));
   fs::remove(beside);
   const pid_t parent = getpid();
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    setenv("TMPDIR", own.c_str(), 1);
-    int bad = 0;
-    if (confine_runner(true) != version) bad |= 1;
-    if (!writes(own / "a.txt")) bad |= 2;
-    if (!writes("/tmp/hpcjudge-confine-tool-" + std::to_string(getpid()))) bad |= 4;  // the tool's files
-    std::remove(("/tmp/hpcjudge-confine-tool-" + std::to_string(getpid())).c_str());
-    if (writes(beside)) bad |= 8;  // outside /tmp and its own folder
-    if (kill(parent, 0) != 0) bad |= 16;
-    _exit(bad);
-  }
-  int st = 0;
-  REQUIRE(waitpid(child, &st, 0) == child);
-  REQUIRE(WIFEXITED(st));
-  CHECK(WEXITSTATUS(st) == 0);
+  CHECK(in_child([&] {
+          setenv("TMPDIR", s.own.c_str(), 1);
+          int bad = 0;
+          if (confine_runner(true) != version) bad |= 1;
+          if (!writes(s.own / "a.txt")) bad |= 2;
+          const std::string tool_file = "/tmp/hpcjudge-confine-tool-" + std::to_string(getpid());
+          if (!writes(tool_file)) bad |= 4;  // the tool's files
+          std::remove(tool_file.c_str());
+          if (writes(beside)) bad |= 8;  // outside /tmp and its own folder
+          if (kill(parent, 0) != 0) bad |= 16;
+          return bad;
+        }) == 0);
   CHECK_FALSE(fs::exists(beside));
   fs::remove(beside);
-  fs::remove_all(scratch);
 }
