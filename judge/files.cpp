@@ -27,7 +27,42 @@ std::string kind_of(mode_t mode) {
 }
 
 // read_regular_file, and the file's status as read (where `as_read` is not null).
-std::string read_checked(const fs::path& file, size_t max_bytes, struct stat* as_read);
+std::string read_checked(const fs::path& file, size_t max_bytes, struct stat* as_read) {
+  // O_NONBLOCK: a FIFO put in its place after a check does not stall the open.
+  const int fd = open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ELOOP) throw FileRefused(file.string() + " is a symbolic link, not a regular file");
+    throw FileRefused(file.string() + ": " + std::strerror(errno));
+  }
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    throw FileRefused(file.string() + " is " + kind_of(st.st_mode) + ", not a regular file");
+  }
+  if (static_cast<size_t>(st.st_size) > max_bytes) {
+    close(fd);
+    throw FileRefused(file.string() + " is " + std::to_string(st.st_size) + " bytes; at most " +
+                      std::to_string(max_bytes) + " are read");
+  }
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      close(fd);
+      throw FileRefused(file.string() + ": " + std::strerror(e));
+    }
+    text.append(buf, static_cast<size_t>(n));
+    if (text.size() > max_bytes) {
+      close(fd);
+      throw FileRefused(file.string() + " grew past " + std::to_string(max_bytes) + " bytes while being read");
+    }
+  }
+  close(fd);
+  if (as_read) *as_read = st;
+  return text;
+}
 
 bool inside(const fs::path& p, const fs::path& folder) {
   auto a = p.begin();
@@ -114,47 +149,6 @@ std::string read_followed_file(const fs::path& file, size_t max_bytes) {
 }
 
 std::string read_regular_file(const fs::path& file, size_t max_bytes) { return read_checked(file, max_bytes, nullptr); }
-
-namespace {
-
-std::string read_checked(const fs::path& file, size_t max_bytes, struct stat* as_read) {
-  // O_NONBLOCK: a FIFO put in its place after a check does not stall the open.
-  const int fd = open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ELOOP) throw FileRefused(file.string() + " is a symbolic link, not a regular file");
-    throw FileRefused(file.string() + ": " + std::strerror(errno));
-  }
-  struct stat st {};
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    throw FileRefused(file.string() + " is " + kind_of(st.st_mode) + ", not a regular file");
-  }
-  if (static_cast<size_t>(st.st_size) > max_bytes) {
-    close(fd);
-    throw FileRefused(file.string() + " is " + std::to_string(st.st_size) + " bytes; at most " +
-                      std::to_string(max_bytes) + " are read");
-  }
-  std::string text;
-  char buf[65536];
-  for (ssize_t n; (n = read(fd, buf, sizeof buf)) != 0;) {
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      close(fd);
-      throw FileRefused(file.string() + ": " + std::strerror(e));
-    }
-    text.append(buf, static_cast<size_t>(n));
-    if (text.size() > max_bytes) {
-      close(fd);
-      throw FileRefused(file.string() + " grew past " + std::to_string(max_bytes) + " bytes while being read");
-    }
-  }
-  close(fd);
-  if (as_read) *as_read = st;
-  return text;
-}
-
-}  // namespace
 
 void check_can_write(const fs::path& file) {
   struct stat st {};

@@ -53,9 +53,9 @@ std::string read_regular_file(const std::filesystem::path& file, size_t max_byte
 // may not read: a submission is a file its author can read; /etc/shadow and a key in ~/.ssh are not.
 std::string unfollowed_link(const std::filesystem::path& file);
 
-// A file named outside a participant's folder (`judge SLUG FILE`, `judge pack`): symbolic links followed, but only
-// the judge's user's and root's, not as root to a file others may not read (unfollowed_link), to a regular file, read as read_regular_file does. A link
-// swapped in while it is read is caught: the file read must still be the one the path leads to after the read.
+// A file named outside a participant's folder (`judge SLUG FILE`, `judge pack`), read as read_regular_file does,
+// through the symbolic links unfollowed_link allows. A link swapped in while it is read is caught: the file read
+// must still be the one the path leads to after the read.
 std::string read_followed_file(const std::filesystem::path& file, size_t max_bytes);
 
 // Throws FileRefused when `file` cannot be written atomically: its folder is

@@ -108,9 +108,8 @@ void check_source(const Problem& p, const fs::path& file, const fs::path& folder
   if (!fs::exists(fs::symlink_status(file, ec)) || (folder.empty() && !fs::exists(file, ec)))
     throw UsageError(file.string() + ": no such file");
   if (fs::is_directory(file, ec)) throw UsageError(file.string() + ": is a directory, not a source file");
-  std::string why = folder.empty() ? unfollowed_link(file) : "";
-  if (why.empty())
-    why = folder.empty() ? not_a_regular_file(fs::canonical(file, ec)) : not_a_regular_file(file, folder);
+  std::string why = folder.empty() ? unfollowed_link(file) : not_a_regular_file(file, folder);
+  if (why.empty() && folder.empty()) why = not_a_regular_file(fs::canonical(file, ec));
   if (!why.empty()) throw UsageError(why);
   if (access(file.c_str(), R_OK) != 0) throw UsageError(file.string() + ": cannot be read (permission denied)");
   if (fs::file_size(file, ec) == 0) throw UsageError(file.string() + ": is empty");

@@ -56,12 +56,12 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
   if (opt.gpu)
     for (const fs::path& node : nvidia_device_nodes()) w.insert(w.end(), {"--dev-bind", node.string(), node.string()});
   // The runner and the compiled submission, read-only, also where they live under
-  // /tmp (a checkout or a build there), which the private /tmp would hide.
+  // /tmp (a checkout or a build there), which the private /tmp would hide. The
+  // runner's temporary folder, the one it may write in (harness/confine.h), is the
+  // private /tmp, whatever folder of its own the judge named outside.
   if (!opt.compiler)
-    w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string()});
-  // The runner's temporary folder, the one it may write in (harness/confine.h), is the private /tmp, whatever
-  // folder of its own the judge named outside.
-  if (!opt.compiler) w.insert(w.end(), {"--setenv", "TMPDIR", "/tmp"});
+    w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string(),
+                       "--setenv", "TMPDIR", "/tmp"});
   // The answers and the tests are not the submission's to read, nor are cached
   // reference answers and scales, earlier reports, or what the judge names.
   std::vector<fs::path> hidden = {paths.root / "reference", paths.root / "tests", paths.cache, paths.root / ".hpcjudge"};

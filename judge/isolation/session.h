@@ -93,8 +93,8 @@ struct SessionOptions {
   // way. And its threads are watched for another process slowing them (slowed_from_outside()).
   bool judges_own = false;
   // The runner runs under a tool that writes files of its own from inside its process (compute-sanitizer, ncu:
-  // `judge profile`): not confined where its buffers are on a device (harness/confine.h). Every other runner is,
-  // from just before it loads the code it runs.
+  // `judge profile`): where its buffers are on a device, confined (harness/confine.h) only as such a runner is,
+  // and only where HPCJUDGE_CONFINE_TOOLS=1 (Session's constructor says when each runner is).
   bool under_tool = false;
 };
 

@@ -44,10 +44,6 @@ std::string num(const json& v, const char* f) {
   return b;
 }
 
-// The fast reference against an anchor on one row: the vendor's time over the
-// fast reference's ("vendor"), or the fast one's fraction of the peak ("peak");
-// null where the row has no such figure. On the judge's clock, or (on_device) on
-// the calls' device time, where the runners measured it (a GPU problem).
 // A row's role's figure, or null where the row has no such role or figure. (operator[] on a const json with a
 // missing key is undefined behaviour, not null: a CPU row read for its device figure once came back a number.)
 json figure(const json& row, const char* role, const char* key) {
@@ -57,6 +53,10 @@ json figure(const json& row, const char* role, const char* key) {
   return v == r->end() ? json(nullptr) : *v;
 }
 
+// The fast reference against an anchor on one row: the vendor's time over the
+// fast reference's ("vendor"), or the fast one's fraction of the peak ("peak");
+// null where the row has no such figure. On the judge's clock, or (on_device) on
+// the calls' device time, where the runners measured it (a GPU problem).
 json versus(const json& row, const std::string& anchor, bool on_device = false) {
   const char* median = on_device ? "device_median_s" : "median_s";
   const char* percent = on_device ? "device_percent_of_peak" : "percent_of_peak";
