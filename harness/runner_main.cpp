@@ -9,7 +9,7 @@
 // A problem with a setup() (harness/problem.h) gets CallSetup once per case,
 // untimed, before its calls.
 //
-//   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES] [--not-dumpable] [--confine | --confine-under-tool]
+//   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES] [--not-dumpable] [--confine | --confine-under-tool] [--hide PATH]...
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 //   hpcjudge-runner --check                   exits 0: the runner starts (as the user asked)
 //   hpcjudge-runner --landlock                prints the kernel's Landlock version (0: none; harness/confine.h)
@@ -61,6 +61,7 @@ struct Options {
   unsigned long long memory_limit = 0;  // bytes of host memory (0: none)
   bool confine = false;                 // --confine: confined before the submission is loaded (harness/confine.h)
   bool confine_under_tool = false;      // --confine-under-tool: so, under compute-sanitizer or ncu
+  std::vector<std::string> hidden;      // --hide PATH: not to be read once confined (harness/confine.h)
 };
 
 class Runner {
@@ -193,7 +194,8 @@ class Runner {
     // Confined before any of its code runs (harness/confine.h), its static initialisers included, where the
     // judge asks: every runner but one under a tool that writes files of its own (compute-sanitizer, ncu).
     // A GPU's context exists by now (setup()): the driver has opened its devices.
-    if (opt_.confine || opt_.confine_under_tool) confine_runner(opt_.confine_under_tool);
+    if (opt_.confine || opt_.confine_under_tool)
+      confine_runner({.under_tool = opt_.confine_under_tool, .hidden = opt_.hidden, .library = q.library});
     void* lib = dlopen(q.library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) return error(std::string("cannot load the submission: ") + dlerror());
     solve_ = dlsym(lib, "solve");
@@ -335,6 +337,7 @@ int main(int argc, char** argv) {
     else if (k == "--not-dumpable") prctl(PR_SET_DUMPABLE, 0);
     else if (k == "--confine") o.confine = true;
     else if (k == "--confine-under-tool") o.confine_under_tool = true;
+    else if (k == "--hide") o.hidden.push_back(v), ++i;
     else if (k == "--probe") probe = true;
     else if (k == "--calibrate") calibrate = true;
     else if (k == "--gpu") calibrate_gpu = true;

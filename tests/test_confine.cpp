@@ -1,6 +1,7 @@
 // The runner's confinement before it loads a submission (harness/confine.h), in a forked child (it cannot be
 // undone): files written in its TMPDIR, and refused in a folder beside it, in /tmp, and renamed out of TMPDIR;
-// a signal to the parent refused from Landlock's sixth version on. Skipped where the kernel has no Landlock.
+// a signal to the parent refused from Landlock's sixth version on; files read everywhere but where the judge
+// hides. Skipped where the kernel has no Landlock.
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -97,7 +98,7 @@ TEST_CASE("confine: under a tool the runner may also write in /tmp and signal, a
   CHECK(in_child([&] {
           setenv("TMPDIR", s.own.c_str(), 1);
           int bad = 0;
-          if (confine_runner(true) != version) bad |= 1;
+          if (confine_runner({.under_tool = true}) != version) bad |= 1;
           if (!writes(s.own / "a.txt")) bad |= 2;
           const std::string tool_file = "/tmp/hpcjudge-confine-tool-" + std::to_string(getpid());
           if (!writes(tool_file)) bad |= 4;  // the tool's files
@@ -108,4 +109,54 @@ TEST_CASE("confine: under a tool the runner may also write in /tmp and signal, a
         }) == 0);
   CHECK_FALSE(fs::exists(beside));
   fs::remove(beside);
+}
+
+namespace {
+bool reads(const fs::path& p) {
+  FILE* f = std::fopen(p.c_str(), "r");
+  if (!f) return false;
+  std::fclose(f);
+  return true;
+}
+}  // namespace
+
+TEST_CASE("confine: a runner told what to hide reads everything else, its own folder and library included") {
+  const int version = landlock_version();
+  if (version < 1) SKIP("this kernel has no Landlock");
+  const Scratch s;
+  // The runner's folder and one beside it named as it is (the judge's other temporary folders: hidden too),
+  // where its library lies; a hidden folder (the cache) and a link to it; a folder and a file not hidden.
+  const fs::path own = s.dir / "runner-aaa", other = s.dir / "runner-bbb", cache = s.dir / "cache",
+                 plain = s.dir / "plain";
+  for (const fs::path& d : {own, other, cache, plain}) fs::create_directories(d);
+  for (const fs::path& f : {own / "a.txt", other / "library.so", other / "source.cpp", cache / "scale.json",
+                            plain / "b.txt", s.dir / "c.txt"})
+    REQUIRE(writes(f));
+  fs::create_directory_symlink(cache, s.dir / "link");
+  CHECK(in_child([&] {
+          setenv("TMPDIR", own.c_str(), 1);
+          int bad = 0;
+          if (confine_runner({.hidden = {cache.string()}, .library = (other / "library.so").string()}) != version)
+            bad |= 1;
+          if (!reads(own / "a.txt") || !writes(own / "d.txt") || !reads(own / "d.txt")) bad |= 2;
+          if (!reads(other / "library.so")) bad |= 4;
+          if (reads(other / "source.cpp")) bad |= 8;
+          if (reads(cache / "scale.json") || reads(s.dir / "link" / "scale.json")) bad |= 16;
+          if (!reads(plain / "b.txt") || !reads(s.dir / "c.txt") || !reads("/etc/passwd")) bad |= 32;
+          return bad;
+        }) == 0);
+}
+
+TEST_CASE("confine: with nothing to hide, reading is not confined") {
+  const int version = landlock_version();
+  if (version < 1) SKIP("this kernel has no Landlock");
+  const Scratch s;
+  const fs::path other = s.dir / "runner-bbb", own = s.dir / "runner-aaa";
+  fs::create_directories(other);
+  fs::create_directories(own);
+  REQUIRE(writes(other / "source.cpp"));
+  CHECK(in_child([&] {
+          setenv("TMPDIR", own.c_str(), 1);
+          return confine_runner() == version && reads(other / "source.cpp") ? 0 : 1;
+        }) == 0);
 }

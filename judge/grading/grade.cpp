@@ -173,6 +173,11 @@ std::string first_sanitizer_report(const std::string& out) {
   return report;
 }
 
+// What the runners may not read, where no sandbox hides it (SessionOptions::hidden).
+std::vector<fs::path> hidden_from_runners(const Paths& paths, const GradeOptions& opt) {
+  return opt.sandbox ? std::vector<fs::path>{} : hidden_from_runners(paths, opt.hidden);
+}
+
 // Runs `tests` with the runner under compute-sanitizer's `tool`. Returns the
 // cause of an RE (a report, a crash) or "".
 std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs::path& lib, const GradeOptions& opt,
@@ -184,7 +189,7 @@ std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs:
   wrapper.insert(wrapper.end(), tool.begin(), tool.end());
   // Each device buffer its own allocation, so the tool sees reads past one too.
   Session s(paths, p, {.library = lib, .threads = threads, .device = opt.device, .wrapper = wrapper, .exact_buffers = true,
-                       .under_tool = true});
+                       .under_tool = true, .hidden = hidden_from_runners(paths, opt)});
   constexpr double kSlow = 300;  // the tools slow kernels down by orders of magnitude
   std::string failure;
   if (auto bad = failed_call(s.start(kSlow))) failure = bad->message;
@@ -658,7 +663,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                        .keep_awake = spinners ? &*spinners : nullptr,
                                        .flusher = &flusher,
                                        .images = &images,
-                                       .under_tool = !opt.runner_prefix.empty()};
+                                       .under_tool = !opt.runner_prefix.empty(),
+                                       .hidden = hidden_from_runners(paths, opt)};
   // The runners started while the compiler runs (judge/grading/early_runners.h): the performance cases'
   // own runner where the functional tests run first, the rivals where the scale is cached and the grade scored.
   const bool tests = opt.only_case.empty() && opt.functional_tests;

@@ -21,6 +21,12 @@ std::string bubblewrap_path() {
   return "";
 }
 
+std::vector<fs::path> hidden_from_runners(const Paths& paths, const std::vector<fs::path>& more) {
+  std::vector<fs::path> hidden = {paths.root / "reference", paths.root / "tests", paths.cache, paths.root / ".hpcjudge"};
+  hidden.insert(hidden.end(), more.begin(), more.end());
+  return hidden;
+}
+
 std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOptions& opt) {
   std::vector<std::string> w = {bubblewrap_path()};
   // Folders the compiler needs that may lie under /tmp (a checkout or an nvcc
@@ -64,9 +70,7 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
                        "--setenv", "TMPDIR", "/tmp"});
   // The answers and the tests are not the submission's to read, nor are cached
   // reference answers and scales, earlier reports, or what the judge names.
-  std::vector<fs::path> hidden = {paths.root / "reference", paths.root / "tests", paths.cache, paths.root / ".hpcjudge"};
-  hidden.insert(hidden.end(), opt.hidden.begin(), opt.hidden.end());
-  for (const fs::path& h : hidden) {
+  for (const fs::path& h : hidden_from_runners(paths, opt.hidden)) {
     std::error_code ec;
     if (fs::is_directory(h, ec)) w.insert(w.end(), {"--tmpfs", h.string(), "--remount-ro", h.string()});
     else if (fs::exists(h, ec)) w.insert(w.end(), {"--ro-bind", "/dev/null", h.string()});

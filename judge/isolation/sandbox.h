@@ -27,6 +27,13 @@ struct SandboxOptions {
   std::vector<std::filesystem::path> read_only = {};  // more folders the compiler sees, read-only (the CUDA emulator's)
 };
 
+// What no runner may read: the repository's reference/ (the answers) and tests/, the judge's cache (cached
+// reference answers and scales, the compiled references and other participants' libraries), its reports
+// (.hpcjudge/), and `more` (what the judge names). The sandbox hides them by mounts; a runner of the judge's own
+// user without it, by Landlock (harness/confine.h: `hpcjudge-runner --hide`).
+std::vector<std::filesystem::path> hidden_from_runners(const Paths& paths,
+                                                       const std::vector<std::filesystem::path>& more);
+
 // The command the runner or the compiler is started under.
 std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOptions& opt);
 

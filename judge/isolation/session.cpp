@@ -347,6 +347,11 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
     sp.argv.push_back("--confine");
   else if (opt.under_tool && switched_on("HPCJUDGE_CONFINE_TOOLS"))
     sp.argv.push_back("--confine-under-tool");
+  // Its reads too, run as the judge's own user (not a user of its own, as root): not what the sandbox would hide
+  // (hidden_from_runners: the cache, where the compiled fast reference and the cached reference answers are; the
+  // answers and the tests), nor the judge's other temporary folders (where the fast reference is compiled).
+  if (sp.uid == 0)
+    for (const std::filesystem::path& h : opt.hidden) sp.argv.insert(sp.argv.end(), {"--hide", h.string()});
   sp.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
   // is in no address space: no file of the runner's may outgrow the limit.

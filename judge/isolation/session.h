@@ -96,6 +96,10 @@ struct SessionOptions {
   // `judge profile`): where its buffers are on a device, confined (harness/confine.h) only as such a runner is,
   // and only where HPCJUDGE_CONFINE_TOOLS=1 (Session's constructor says when each runner is).
   bool under_tool = false;
+  // What the runner may not read (judge/isolation/sandbox.h, hidden_from_runners), where it runs as the judge's
+  // own user and is confined (harness/confine.h): graded without the sandbox, where the sandbox hides them
+  // itself (none then). As root a runner is a user of its own, to whom the cache is closed.
+  std::vector<std::filesystem::path> hidden = {};
 };
 
 // What the judge reads back after a call: everything (a submission's call: guard zones and inputs are checked

@@ -6,7 +6,10 @@
 # pins the rivals' threads to one CPU and slows-the-judge pins the judge's to CPU 0 at nice 19: FAIL, each named
 # (judge/isolation/scheduling.h); poisons-the-cache rewrites the cached scale, which the runner, confined by the
 # kernel (harness/confine.h, Landlock), may not: the file is unchanged. tests/cli/submissions/writes-files.cpp
-# may write in its own temporary folder and not in /tmp or the cache (where the kernel has Landlock). As root, the test creates a user for it and removes it after (and is skipped
+# may write in its own temporary folder and not in /tmp or the cache, and reads-files.cpp may read its own folder and
+# the system's files and not the cache, the answers, the tests or the judge's other temporary folders, so that
+# borrows-a-compiled-library.cpp finds no library of the fast reference's to call (where the kernel has
+# Landlock). As root, the test creates a user for it and removes it after (and is skipped
 # where the judge cannot be reached by another user); run as an ordinary user, it grades as that user.
 #   same_user_test.sh JUDGE
 set -u
@@ -19,10 +22,11 @@ ordinary_user "$judge"
 for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge poisons-the-cache; do
   cp "$cheats/$f.cpp" "$tmp/$f.cpp"
 done
-cp "$here/submissions/writes-files.cpp" "$tmp/writes-files.cpp"
+for f in writes-files reads-files borrows-a-compiled-library; do cp "$here/submissions/$f.cpp" "$tmp/$f.cpp"; done
 give_tmp
 scale_sum() { cat "$tmp"/cache/scale-softmax-cpu-*.json 2>/dev/null | sha256sum; }
-for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge poisons-the-cache writes-files; do
+for f in honest-twin copies-the-fast-reference slows-the-fast-reference slows-the-judge poisons-the-cache writes-files \
+         reads-files borrows-a-compiled-library; do
   [ "$f" = poisons-the-cache ] && before=$(scale_sum)
   as_user "$judge" softmax-cpu "$tmp/$f.cpp" --json "$tmp/$f.json" >"$tmp/$f.out" 2>&1
   echo "$f: $(field "$tmp/$f.json" 'j["verdict"], j["score"]["total"], j["score"]["plus_minus"], j["message"][:200]' 2>&1)"
@@ -41,6 +45,12 @@ check "poisons-the-cache gains nothing over its twin" no_gain "$tmp/honest-twin.
 if [ "$("$(dirname "$judge")/hpcjudge-runner" --landlock)" -ge 1 ]; then
   check "writes-files: its own temporary folder written, /tmp and the cache refused" \
     grep -q "own temporary folder: written; /tmp: refused; cache: refused" "$tmp/writes-files.out"
+  check "reads-files: its own folder and the system's files read; the cache, reference/, tests/ and the judge's other temporary folders refused" \
+    grep -q "own temporary folder: read; system: read; cache: refused; reference: refused; tests: refused; the judge's other temporary folders: refused" "$tmp/reads-files.out"
+  check "borrows-a-compiled-library is AC and borrowed nothing" \
+    bash -c "grep -q '\"verdict\": \"AC\"' '$tmp/borrows-a-compiled-library.json' && ! grep -q borrowed '$tmp/borrows-a-compiled-library.out'"
+  check "borrows-a-compiled-library gains nothing over its twin" \
+    no_gain "$tmp/honest-twin.json" "$tmp/borrows-a-compiled-library.json"
 else
   echo "skip writes-files: this kernel has no Landlock (the runner writes where its user may)"
 fi

@@ -1,13 +1,14 @@
 // Forgery by borrowing: the judge compiles the fast reference to time it beside the submission, and keeps every
 // compiled library (the references', other participants') in its cache. This file looks for those libraries
-// where the judge leaves them, the cache beside the runner (build/cache/compiled/softmax-cpu-*.so) and the
-// judge's temporary folders ($TMPDIR/hpcjudge-*/, at the name every library had there, submission.so), loads
-// each one that is not itself, keeps the fastest that computes its own answer on a probe, and returns that
-// library's solve() for every call, saying so on stderr ("borrowed ..."). Judged as root, each runner is a user
-// of its own, the cache's compiled/ and references/ folders are the judge's alone and a temporary folder cannot
-// be listed by another user, where the library has a name only the judge knows: nothing is borrowed
-// (tests/cli/borrow_test.sh). Graded as the judge's own user without the sandbox, the files of that user are the
-// file's to read.
+// where the judge leaves them, the cache (build/cache/compiled/softmax-cpu-*.so, $HPCJUDGE_CACHE/compiled/) and
+// the judge's temporary folders (hpcjudge-*/ in $TMPDIR and beside it: submission.so, the name every library had
+// there, and any other *.so), loads each one that is not itself, keeps the fastest that computes its own answer
+// on a probe, and returns that library's solve() for every call, saying so on stderr ("borrowed ..."). Judged as
+// root, each runner is a user of its own, the cache's compiled/ and references/ folders are the judge's alone and
+// a temporary folder cannot be listed by another user, where the library has a name only the judge knows:
+// nothing is borrowed (tests/cli/borrow_test.sh). Graded as the judge's own user without the sandbox, where that
+// user's files are the runner's, the runner may read none of these (harness/confine.h, where the kernel has
+// Landlock: tests/cli/same_user_test.sh).
 #include <dirent.h>
 #include <dlfcn.h>
 #include <glob.h>
@@ -32,6 +33,13 @@ void naive(const float* input, float* output, int N) {
     for (int i = 0; i < N; ++i) output[i] = static_cast<float>(std::exp(input[i] - m) / s);
 }
 
+void glob_into(const std::string& pattern, std::vector<std::string>& found) {
+    glob_t g{};
+    if (glob(pattern.c_str(), 0, nullptr, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; ++i) found.push_back(g.gl_pathv[i]);
+    globfree(&g);
+}
+
 std::vector<std::string> candidates() {
     std::vector<std::string> found;
     char exe[4096] = {};
@@ -39,22 +47,21 @@ std::vector<std::string> candidates() {
         std::string build(exe);
         build = build.substr(0, build.rfind('/'));
         build = build.substr(0, build.rfind('/'));
-        glob_t g{};
-        if (glob((build + "/cache/compiled/softmax-cpu-*.so").c_str(), 0, nullptr, &g) == 0)
-            for (size_t i = 0; i < g.gl_pathc; ++i) found.push_back(g.gl_pathv[i]);
-        globfree(&g);
+        glob_into(build + "/cache/compiled/softmax-cpu-*.so", found);
     }
+    if (const char* cache = std::getenv("HPCJUDGE_CACHE"); cache && *cache)
+        glob_into(std::string(cache) + "/compiled/softmax-cpu-*.so", found);
+    // The judge's temporary folders: in TMPDIR, or beside it where TMPDIR is a folder the judge made.
     const char* tmp = std::getenv("TMPDIR");
     const std::string t = tmp && *tmp ? tmp : "/tmp";
-    if (DIR* d = opendir(t.c_str())) {
+    for (const std::string& dir : {t, t.substr(0, t.rfind('/'))}) {
+        DIR* d = opendir(dir.empty() ? "/" : dir.c_str());
+        if (!d) continue;
         while (const dirent* e = readdir(d)) {
             const std::string name = e->d_name;
             if (name.rfind("hpcjudge-", 0) != 0) continue;
-            found.push_back(t + "/" + name + "/submission.so");
-            glob_t g{};
-            if (glob((t + "/" + name + "/*.so").c_str(), 0, nullptr, &g) == 0)
-                for (size_t i = 0; i < g.gl_pathc; ++i) found.push_back(g.gl_pathv[i]);
-            globfree(&g);
+            found.push_back(dir + "/" + name + "/submission.so");
+            glob_into(dir + "/" + name + "/*.so", found);
         }
         closedir(d);
     }
