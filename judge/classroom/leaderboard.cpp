@@ -1,15 +1,18 @@
 #include "judge/classroom/leaderboard.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <map>
 #include <set>
+#include <type_traits>
 
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard_html.h"
 #include "judge/files.h"
+#include "judge/reports/report.h"
 #include "judge/reports/text.h"
 
 namespace hpcjudge {
@@ -19,35 +22,53 @@ using nlohmann::json;
 
 namespace {
 
-std::string machine_line(const json& m) {
-  if (!m.is_object() || m.value("cpu_model", json("")) == "") return "";
-  std::string s = m.value("cpu_model", "?") + ", " + std::to_string(m.value("cores", 0)) + " cores";
-  if (m.contains("gpu") && m["gpu"].is_object()) s += ", " + m["gpu"].value("name", "GPU");
-  return s + "; " + m.value("compiler", "");
+// o[key] where `o` is an object holding a `key` of T's type, else `fallback`: a report read back from a results
+// folder may have been edited by hand, and no field of it ends the leaderboard.
+template <class T>
+T field(const json& o, const char* key, T fallback) {
+  if (!o.is_object()) return fallback;
+  const auto it = o.find(key);
+  if (it == o.end()) return fallback;
+  if constexpr (std::is_same_v<T, std::string>) return it->is_string() ? it->template get<std::string>() : fallback;
+  else if constexpr (std::is_same_v<T, json>) return *it;
+  else return it->is_number() ? it->template get<T>() : fallback;
 }
 
+std::string machine_line(const json& m) {
+  const std::string cpu = field<std::string>(m, "cpu_model", "");
+  if (cpu.empty()) return "";
+  std::string s = cpu + ", " + std::to_string(field(m, "cores", 0)) + " cores";
+  if (const json gpu = field(m, "gpu", json()); gpu.is_object()) s += ", " + field<std::string>(gpu, "name", "GPU");
+  return s + "; " + field<std::string>(m, "compiler", "");
+}
+
+json number_or_null(const json& o, const char* key) {
+  const json v = field(o, key, json());
+  return v.is_number() ? v : json();
+}
+
+// A report's row in the leaderboard (readable_report(report)): every field read with field(), so none throws.
 json result_entry(const json& report) {
   json bench = json::array();
-  for (const auto& b : report.value("bench", json::array()))
-    bench.push_back({{"name", b.value("name", "")},
-                     {"sizes", b.value("sizes", "")},
-                     {"median_s", b.value("median_s", 0.0)},
-                     {"baseline_s", b.value("baseline_median_s", json(nullptr))},
-                     {"fast_s", b.value("fast_median_s", json(nullptr))}});
-  const json score = report.value("score", json::object()).is_object() ? report.value("score", json::object())
-                                                                        : json::object();
-  const std::string message = report.value("message", json("")).is_string() ? report.value("message", "") : "";
-  const std::string note = score.value("note", json("")).is_string() ? score.value("note", "") : "";
-  return {{"verdict", report.value("verdict", "FAIL")},
-          {"score", score.value("total", 0.0)},
-          {"max", score.value("max", 0.0)},
+  if (const json b = field(report, "bench", json()); b.is_array())
+    for (const json& c : b)
+      bench.push_back({{"name", field<std::string>(c, "name", "")},
+                       {"sizes", field<std::string>(c, "sizes", "")},
+                       {"median_s", field(c, "median_s", 0.0)},
+                       {"baseline_s", number_or_null(c, "baseline_median_s")},
+                       {"fast_s", number_or_null(c, "fast_median_s")}});
+  const json score = field(report, "score", json::object());
+  const std::string message = field<std::string>(report, "message", "");
+  const std::string note = field<std::string>(score, "note", "");
+  return {{"verdict", field<std::string>(report, "verdict", "FAIL")},
+          {"score", field(score, "total", 0.0)},
+          {"max", field(score, "max", 0.0)},
           {"message", message},
           {"reason", one_line(message.empty() ? note : message)},
-          {"graded_at", report.value("graded_at", "")},
-          {"machine", machine_line(report.value("machine", json::object()))},
+          {"graded_at", field<std::string>(report, "graded_at", "")},
+          {"machine", machine_line(field(report, "machine", json::object()))},
           {"bench", bench}};
 }
-
 
 std::string fixed1(double v) {
   char buf[32];
@@ -121,7 +142,11 @@ json leaderboard_model(const fs::path& results) {
       if (f.path().extension() != ".json" || !f.is_regular_file() || f.is_symlink()) continue;
       std::ifstream in(f.path());
       const json report = json::parse(in, nullptr, false);
-      if (report.is_discarded() || !report.contains("problem") || !report["problem"].is_string()) continue;
+      if (!readable_report(report)) {  // edited by hand, or not a report at all: the next batch grades it again
+        std::fprintf(stderr, "warning: %s is not a report the judge can read; left out (judge batch grades it again)\n",
+                     terminal_safe(f.path().string()).c_str());
+        continue;
+      }
       const std::string slug = report["problem"];
       if (!listed.empty() && std::find(listed.begin(), listed.end(), slug) == listed.end()) continue;
       mine[slug] = result_entry(report);

@@ -11,6 +11,15 @@ nlohmann::json opt(const std::optional<T>& v) {
 }
 }  // namespace
 
+bool readable_report(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("problem") || !j["problem"].is_string() || !j.contains("verdict") ||
+      !j["verdict"].is_string())
+    return false;
+  if (!j.contains("score")) return true;
+  const nlohmann::json& s = j["score"];
+  return s.is_object() && (!s.contains("total") || s["total"].is_number());
+}
+
 nlohmann::json Report::to_json() const {
   using nlohmann::json;
   json j;

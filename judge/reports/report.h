@@ -133,4 +133,10 @@ struct Report {
   nlohmann::json to_json() const;
 };
 
+// Whether `j` reads as a report to_json() wrote: an object whose problem and verdict are strings and whose score,
+// where it has one, is an object with a numeric total. A results folder's report may have been edited by hand
+// (a score set by the staff); one that does not read so is graded again by `judge batch` ("its report cannot be
+// read") and left out of a leaderboard with a warning, rather than ending either with an internal error.
+bool readable_report(const nlohmann::json& j);
+
 }  // namespace hpcjudge

@@ -122,6 +122,20 @@ check "--force regrades every file" test "$(grep -c '^regrade .*: --force$' "$tm
 batch run8.out --seed-file "$tmp/seed" --problems softmax-cpu,matmul-cpu
 check "--problems: a problem off the list is removed and listed as not graded" bash -c "grep -q '^removed $results/erin/vector-add.json: not graded now: not one of this class' '$tmp/run8.out' && grep -q '^not graded,erin,vector-add.cu,\"not one of this class' '$results/leaderboard.csv' && grep -q '^1,[^,]*,[0-9.]*,200.0,' '$results/leaderboard.csv'"
 check "--problems: an unknown problem is a usage error" bash -c "\"$judge\" batch '$class' --out '$results' --problems softmax-cpu,nosuch >/dev/null 2>'$tmp/bad.err'; test \$? -eq 2 && grep -q \"unknown problem 'nosuch'\" '$tmp/bad.err'"
+# Reports edited by hand (a score set by the staff): bob's verdict a number, carol's message and machine of the
+# wrong types. The leaderboard leaves bob's out and says so, and lists carol's; the next batch regrades bob's
+# alone, for its report, and keeps carol's. Neither ends in an internal error.
+python3 - "$results/bob/softmax-cpu.json" "$results/carol/softmax-cpu.json" <<'PY'
+import json, sys
+b, c = (json.load(open(f)) for f in sys.argv[1:])
+b["verdict"] = 5; b["score"]["max"] = "lots"
+c["message"] = 7; c["machine"] = {"cpu_model": 5, "gpu": "x"}; c["graded_at"] = 3; c["bench"] = [1, {"name": 2}]
+json.dump(b, open(sys.argv[1], "w")); json.dump(c, open(sys.argv[2], "w"))
+PY
+"$judge" leaderboard "$results" >"$tmp/edited.out" 2>"$tmp/edited.err"
+check "edited reports: the leaderboard exits 0, leaves bob's out with a warning and lists carol's" bash -c "test $? -eq 0 && grep -q 'bob/softmax-cpu.json is not a report the judge can read; left out' '$tmp/edited.err' && grep -q '^[0-9]*,carol,' '$results/leaderboard.csv'"
+batch run9.out --seed-file "$tmp/seed" --problems softmax-cpu,matmul-cpu
+check "edited reports: the batch exits 0 and regrades bob's alone, for its report" bash -c "test $? -eq 0 && test '$(regraded run9.out)' = 'regrade bob/softmax-cpu.cpp' && grep -qx 'regrade bob/softmax-cpu.cpp: its report cannot be read' '$tmp/run9.out' && grep -q '\"verdict\": \"WA\"' '$results/bob/softmax-cpu.json'"
 echo '{"problems": ["softmax-cpu", "no-such-problem"]}' >"$class/class.json"
 check "class.json naming an unknown problem is a usage error" bash -c "\"$judge\" batch '$class' --out '$results' >/dev/null 2>'$tmp/bad2.err'; test \$? -eq 2 && grep -q 'class.json: \"no-such-problem\" is no problem' '$tmp/bad2.err'"
 
