@@ -2,6 +2,7 @@
 // undone): files written in its TMPDIR, and refused in a folder beside it, in /tmp, and renamed out of TMPDIR;
 // a signal to the parent refused from Landlock's sixth version on; files read everywhere but where the judge
 // hides. Skipped where the kernel has no Landlock.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -54,7 +55,7 @@ struct Scratch {
 
 }  // namespace
 
-TEST_CASE("confine: a confined runner writes in its TMPDIR only, and signals no process outside its own") {
+TEST_CASE("confine: a confined runner writes in its TMPDIR only, and signals or reads the memory of no process outside its own") {
   const int version = landlock_version();
   if (version < 1) SKIP("this kernel has no Landlock");
   const Scratch s;
@@ -73,6 +74,10 @@ TEST_CASE("confine: a confined runner writes in its TMPDIR only, and signals no 
           fs::rename(own / "a.txt", beside / "a.txt", ec);
           if (!ec) bad |= 16;
           if (version >= 6 && kill(parent, 0) == 0) bad |= 32;  // signal 0: the permission check alone
+          // Nor the memory of a process outside its domain (a rival's runner, the judge): Landlock's ptrace
+          // rule, from its first version, whatever the other process's dumpable flag.
+          const int mem = open(("/proc/" + std::to_string(parent) + "/mem").c_str(), O_RDONLY);
+          if (mem >= 0) bad |= 64, close(mem);
           return bad;
         }) == 0);
   CHECK(fs::exists(own / "a.txt"));

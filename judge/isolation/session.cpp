@@ -240,15 +240,12 @@ std::vector<protocol::CallArg> call_args(const Signature& sig, const ArenaLayout
 // A problem whose buffers are the host arena, whatever the machine: a CPU problem, or a GPU one under emulation.
 bool host_arena_problem(const Problem& p, const SessionOptions& opt) { return p.info().kind == Kind::CPU || opt.emulate; }
 
-// A runner whose buffers are on a device, confined where these are set to 1 (HPCJUDGE_CONFINE_GPU: a plain
-// one, as a CPU problem's is; HPCJUDGE_CONFINE_TOOLS: one under compute-sanitizer or ncu, with /tmp writable and
-// signals unscoped, confine_runner(true)). Off by default: what the CUDA driver and the tools' library in the
-// runner need under Landlock is not yet measured on a GPU, and a confinement that broke them would fail every
-// GPU grade (docs/design.md, "A runner's files and signals"; tests/cli/same_user_gpu_test.sh sets the first).
-bool switched_on(const char* variable) {
-  const char* v = std::getenv(variable);
-  return v && std::string(v) == "1";
-}
+// A runner whose buffers are on a device is confined as a CPU problem's is, and one under compute-sanitizer or
+// ncu with /tmp writable and signals unscoped (ConfineOptions::under_tool), unless these are set
+// (HPCJUDGE_NO_CONFINE_GPU, HPCJUDGE_NO_CONFINE_TOOLS): a way out should a driver or a tool need what Landlock
+// keeps from them. Measured on an H100 (2026-12-05): every GPU test passed confined (docs/design.md, "A runner's
+// files and signals").
+bool switched_off(const char* variable) { return std::getenv(variable) != nullptr; }
 
 // A call of solve() in a signature with a setup() keeps the workspace setup() wrote; every other call's is garbage.
 bool keeps_workspace(const Signature& sig, const CallOptions& opt) { return sig.has_setup() && !opt.setup; }
@@ -342,10 +339,10 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   if (opt.judges_own && host_arena_problem(problem, opt)) sp.argv.push_back("--not-dumpable");
   // Its writes and signals confined (harness/confine.h): graded as the judge's own user without the sandbox, a
   // submission could otherwise rewrite the judge's cache (a cached baseline 1000 times slower lifts every later
-  // score) or stop the judge. On a device only where switched on (switched_on above).
-  if (host_arena_problem(problem, opt) || (!opt.under_tool && switched_on("HPCJUDGE_CONFINE_GPU")))
+  // score) or stop the judge. On a device too, unless switched off (switched_off above).
+  if (host_arena_problem(problem, opt) || (!opt.under_tool && !switched_off("HPCJUDGE_NO_CONFINE_GPU")))
     sp.argv.push_back("--confine");
-  else if (opt.under_tool && switched_on("HPCJUDGE_CONFINE_TOOLS"))
+  else if (opt.under_tool && !switched_off("HPCJUDGE_NO_CONFINE_TOOLS"))
     sp.argv.push_back("--confine-under-tool");
   // Its reads too, run as the judge's own user (not a user of its own, as root): not what the sandbox would hide
   // (hidden_from_runners: the cache, where the compiled fast reference and the cached reference answers are; the

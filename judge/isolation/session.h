@@ -93,8 +93,8 @@ struct SessionOptions {
   // way. And its threads are watched for another process slowing them (slowed_from_outside()).
   bool judges_own = false;
   // The runner runs under a tool that writes files of its own from inside its process (compute-sanitizer, ncu:
-  // `judge profile`): where its buffers are on a device, confined (harness/confine.h) only as such a runner is,
-  // and only where HPCJUDGE_CONFINE_TOOLS=1 (Session's constructor says when each runner is).
+  // `judge profile`): where its buffers are on a device, confined (harness/confine.h) as such a runner is, /tmp
+  // writable and signals unscoped, unless HPCJUDGE_NO_CONFINE_TOOLS=1 (Session's constructor says when each runner is).
   bool under_tool = false;
   // What the runner may not read (judge/isolation/sandbox.h, hidden_from_runners), where it runs as the judge's
   // own user and is confined (harness/confine.h): graded without the sandbox, where the sandbox hides them

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A GPU submission graded as an ordinary user without the sandbox, where every runner and the judge run as that one
 # user: its runner is confined as a CPU one is (harness/confine.h, Landlock), from just before it loads the file,
-# its GPU context made, where HPCJUDGE_CONFINE_GPU=1 (off by default until measured on a GPU: this test sets it). tests/submissions/vector-add/cheat/poisons-the-cache.cu rewrites the cached scale (each
+# its GPU context made (unless HPCJUDGE_NO_CONFINE_GPU=1). tests/submissions/vector-add/cheat/poisons-the-cache.cu rewrites the cached scale (each
 # baseline 1000 times slower): the file is unchanged and it gains nothing over its twin (../AC/float4-grid-stride.cu);
 # tests/cli/submissions/writes-files.cu may write in its own temporary folder and not in /tmp or the cache. As root,
 # the test makes a user for it (tests/cli/checks.sh, ordinary_user). Without a CUDA device the judge emulates
@@ -21,7 +21,7 @@ give_tmp
 scale_sum() { cat "$tmp"/cache/scale-vector-add-*.json 2>/dev/null | sha256sum; }
 for f in honest-twin poisons-the-cache writes-files; do
   [ "$f" = poisons-the-cache ] && before=$(scale_sum)
-  as_user env HPCJUDGE_CONFINE_GPU=1 "$judge" vector-add "$tmp/$f.cu" --json "$tmp/$f.json" >"$tmp/$f.out" 2>&1
+  as_user "$judge" vector-add "$tmp/$f.cu" --json "$tmp/$f.json" >"$tmp/$f.out" 2>&1
   echo "$f: $(field "$tmp/$f.json" 'j["verdict"], j["score"]["total"], j["score"]["plus_minus"], j["message"][:200]' 2>&1)"
   if [ "$f" = honest-twin ] && [ "$(field "$tmp/$f.json" 'j["verdict"]' 2>/dev/null)" = SKIP ] && [ -z "${HPCJUDGE_REQUIRE_GPU:-}" ]; then
     echo "HPCJUDGE-SKIP: no CUDA device"; exit 0
