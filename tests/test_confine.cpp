@@ -21,12 +21,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool writes(const fs::path& p) {
-  FILE* f = std::fopen(p.c_str(), "w");
+// Whether `p` opens in `mode` ("w": written, made where missing; "r": read).
+bool opens(const fs::path& p, const char* mode) {
+  FILE* f = std::fopen(p.c_str(), mode);
   if (!f) return false;
   std::fclose(f);
   return true;
 }
+bool writes(const fs::path& p) { return opens(p, "w"); }
+bool reads(const fs::path& p) { return opens(p, "r"); }
 
 // The exit status of `body` run in a forked child (a confinement cannot be undone), which it must reach.
 template <class Body>
@@ -115,15 +118,6 @@ TEST_CASE("confine: under a tool the runner may also write in /tmp and signal, a
   CHECK_FALSE(fs::exists(beside));
   fs::remove(beside);
 }
-
-namespace {
-bool reads(const fs::path& p) {
-  FILE* f = std::fopen(p.c_str(), "r");
-  if (!f) return false;
-  std::fclose(f);
-  return true;
-}
-}  // namespace
 
 TEST_CASE("confine: a runner told what to hide reads everything else, its own folder and library included") {
   const int version = landlock_version();
