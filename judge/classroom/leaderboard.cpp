@@ -6,11 +6,12 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
-#include <type_traits>
 
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard_html.h"
+#include "judge/classroom/tolerant_json.h"
 #include "judge/files.h"
 #include "judge/reports/report.h"
 #include "judge/reports/text.h"
@@ -22,51 +23,46 @@ using nlohmann::json;
 
 namespace {
 
-// o[key] where `o` is an object holding a `key` of T's type, else `fallback`: a report read back from a results
-// folder may have been edited by hand, and no field of it ends the leaderboard.
-template <class T>
-T field(const json& o, const char* key, T fallback) {
-  if (!o.is_object()) return fallback;
-  const auto it = o.find(key);
-  if (it == o.end()) return fallback;
-  if constexpr (std::is_same_v<T, std::string>) return it->is_string() ? it->template get<std::string>() : fallback;
-  else if constexpr (std::is_same_v<T, json>) return *it;
-  else return it->is_number() ? it->template get<T>() : fallback;
-}
+using tolerant::field;
+using tolerant::num;
+using tolerant::str;
 
 std::string machine_line(const json& m) {
-  const std::string cpu = field<std::string>(m, "cpu_model", "");
+  const std::string cpu = str(m, "cpu_model");
   if (cpu.empty()) return "";
-  std::string s = cpu + ", " + std::to_string(field(m, "cores", 0)) + " cores";
-  if (const json gpu = field(m, "gpu", json()); gpu.is_object()) s += ", " + field<std::string>(gpu, "name", "GPU");
-  return s + "; " + field<std::string>(m, "compiler", "");
+  std::string s = cpu + ", " + std::to_string(static_cast<long long>(num(m, "cores").value_or(0))) + " cores";
+  if (const json& gpu = field(m, "gpu"); gpu.is_object()) {
+    const std::string name = str(gpu, "name");
+    s += ", " + (name.empty() ? std::string("GPU") : name);
+  }
+  return s + "; " + str(m, "compiler");
 }
 
 json number_or_null(const json& o, const char* key) {
-  const json v = field(o, key, json());
-  return v.is_number() ? v : json();
+  const std::optional<double> v = num(o, key);
+  return v ? json(*v) : json();
 }
 
-// A report's row in the leaderboard (readable_report(report)): every field read with field(), so none throws.
+// A report's row in the leaderboard (readable_report(report)): every field read tolerantly, so none throws.
 json result_entry(const json& report) {
   json bench = json::array();
-  if (const json b = field(report, "bench", json()); b.is_array())
+  if (const json& b = field(report, "bench"); b.is_array())
     for (const json& c : b)
-      bench.push_back({{"name", field<std::string>(c, "name", "")},
-                       {"sizes", field<std::string>(c, "sizes", "")},
-                       {"median_s", field(c, "median_s", 0.0)},
+      bench.push_back({{"name", str(c, "name")},
+                       {"sizes", str(c, "sizes")},
+                       {"median_s", num(c, "median_s").value_or(0.0)},
                        {"baseline_s", number_or_null(c, "baseline_median_s")},
                        {"fast_s", number_or_null(c, "fast_median_s")}});
-  const json score = field(report, "score", json::object());
-  const std::string message = field<std::string>(report, "message", "");
-  const std::string note = field<std::string>(score, "note", "");
-  return {{"verdict", field<std::string>(report, "verdict", "FAIL")},
-          {"score", field(score, "total", 0.0)},
-          {"max", field(score, "max", 0.0)},
+  const json& score = field(report, "score");
+  const std::string message = str(report, "message");
+  const std::string note = str(score, "note");
+  return {{"verdict", str(report, "verdict")},
+          {"score", num(score, "total").value_or(0.0)},
+          {"max", num(score, "max").value_or(0.0)},
           {"message", message},
           {"reason", one_line(message.empty() ? note : message)},
-          {"graded_at", field<std::string>(report, "graded_at", "")},
-          {"machine", machine_line(field(report, "machine", json::object()))},
+          {"graded_at", str(report, "graded_at")},
+          {"machine", machine_line(field(report, "machine"))},
           {"bench", bench}};
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "judge/classroom/tolerant_json.h"
 #include "judge/reports/text.h"
 
 namespace hpcjudge {
@@ -21,29 +22,11 @@ using nlohmann::json;
 // For text content and attribute values alike.
 std::string esc(std::string_view s) { return markup_escape(s); }
 
-// ---- reading the model, tolerantly ---------------------------------------
+// ---- reading the model, tolerantly (judge/classroom/tolerant_json.h) --------
 
-const json& field(const json& j, const char* key) {
-  static const json kNull;
-  if (!j.is_object()) return kNull;
-  auto it = j.find(key);
-  return it == j.end() ? kNull : *it;
-}
-
-std::string str(const json& j, const char* key) {
-  const json& v = field(j, key);
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_number() || v.is_boolean()) return v.dump();
-  return "";
-}
-
-std::optional<double> num(const json& j, const char* key) {
-  const json& v = field(j, key);
-  if (!v.is_number()) return std::nullopt;
-  const double d = v.get<double>();
-  if (!std::isfinite(d)) return std::nullopt;
-  return d;
-}
+using tolerant::field;
+using tolerant::num;
+using tolerant::str;
 
 // ---- numbers ---------------------------------------------------------------
 
