@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -38,9 +37,11 @@ struct __attribute__((packed)) PathBeneath {
   int32_t parent_fd;
 };
 
-// Allows `rights` beneath `path` in ruleset `ruleset`, where the path exists.
-void allow(int ruleset, const char* path, uint64_t rights) {
-  const int fd = open(path, O_PATH | O_CLOEXEC);
+// Allows `rights` beneath `path` in ruleset `ruleset`, where the path exists. `open_flags` beside O_PATH:
+// O_NOFOLLOW for a rule on a symbolic link itself, not where it leads (a rule that grants nothing: an access is
+// checked on the path it resolves to).
+void allow(int ruleset, const char* path, uint64_t rights, int open_flags = 0) {
+  const int fd = open(path, O_PATH | O_CLOEXEC | open_flags);
   if (fd < 0) return;
   const PathBeneath rule{rights, fd};
   syscall(SYS_landlock_add_rule, ruleset, kRulePathBeneath, &rule, 0);
@@ -95,15 +96,7 @@ void allow_reading_but(int ruleset, const std::vector<std::string>& hidden) {
   for (const std::string& dir : way)
     for (const std::string& n : entries(dir)) {
       const std::string path = child_of(dir, n);
-      if (way.count(path) || not_allowed.count(path)) continue;
-      const int fd = open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
-      if (fd < 0) continue;
-      struct stat st {};
-      if (fstat(fd, &st) == 0 && !S_ISLNK(st.st_mode)) {
-        const PathBeneath rule{kReadFile, fd};
-        syscall(SYS_landlock_add_rule, ruleset, kRulePathBeneath, &rule, 0);
-      }
-      close(fd);
+      if (!way.count(path) && !not_allowed.count(path)) allow(ruleset, path.c_str(), kReadFile, O_NOFOLLOW);
     }
 }
 
