@@ -13,8 +13,10 @@
 #include <sstream>
 
 #include <sched.h>
+#include <unistd.h>
 
 #include "judge/measure/calibration.h"
+#include "judge/measure/cpu_activity.h"
 #include "judge/grading/compile.h"
 #include "judge/grading/early_runners.h"
 #include "judge/files.h"
@@ -789,6 +791,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         if (auto why = slowed_beside(nullptr, judge_thread)) set_verdict(r, Verdict::FAIL, "", *why);
       if (r.verdict == Verdict::AC && opt.bench && !emulate) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = timed.sensors();
+        std::optional<CpuSnapshot> cpu_before;  // taken again when the timing begins (a scale timed now first)
         PeaksInUse peaks(paths, r, p.info().kind, opt.device);
         // The references beside the submission, when this grade is scored
         // (not while the references themselves, a vendor anchor or a profile run).
@@ -806,12 +809,16 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         r.timing["late_work_allowance_s"] = 1e-9 * static_cast<double>(timed.late_work_ns());
         // The grade's wall time so far, less a scale timed now (a first grade's, not the grade's own work).
         const double scale_s = wall.value("scale", 0.0);
+        cpu_before = cpu_snapshot(getpid());
         run_bench(p, opt, paths, r.machine, peaks, timed, rivals.get(), judge_thread, r, listener,
                   [&] { return whole.elapsed() - scale_s; });
         wall["performance"] = phase.lap();
         if (rivals) r.timing["side_by_side"] = rivals->notes();
         if (!timed.device_work().empty()) r.timing["device_work"] = timed.device_work();  // the timed runner's
         if (gpu) r.machine.gpu["sensors_after_bench"] = timed.sensors();
+        // What the rest of the machine did meanwhile (the noise a wide interval names: score.cpp)
+        if (auto after = cpu_before ? cpu_snapshot(getpid()) : std::nullopt)
+          r.timing["cpu_beside_timing"] = cpu_activity(*cpu_before, *after, r.machine.cores).to_json();
         std::vector<Session*> ending = rivals ? rivals->sessions() : std::vector<Session*>{};
         ending.push_back(&timed);
         const Ended ended = finish_together(ending);

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "harness/generators.h"
+#include "judge/measure/cpu_activity.h"
 #include "judge/reports/text.h"
 
 namespace hpcjudge {
@@ -216,6 +217,10 @@ std::string machine_noise(const Report& r) {
       why += buf;
     }
   }
+  // The CPU time of the processes that are not the judge's, and the hypervisor's steal (judge/measure/cpu_activity.h)
+  if (r.timing.is_object() && r.timing.contains("cpu_beside_timing"))
+    if (const std::string cpu = CpuActivity::from_json(r.timing["cpu_beside_timing"]).describe(); !cpu.empty())
+      why += (why.empty() ? "" : "; ") + cpu;
   const nlohmann::json& g = r.machine.gpu;
   if (g.is_object() && g.contains("sensors_before_bench") && g.contains("sensors_after_bench")) {
     const auto& a = g["sensors_before_bench"];

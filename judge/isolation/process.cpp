@@ -197,9 +197,9 @@ void kill_user(unsigned uid) {
     }
 }
 
-// Calls f(pid, uid of /proc/<pid>, the /proc/<pid>/stat line) for every process.
-template <class F>
-void each_process(F f) {
+}  // namespace
+
+void each_process(const std::function<void(int pid, unsigned uid, const std::string& stat)>& f) {
   DIR* d = opendir("/proc");
   if (!d) return;
   while (const dirent* e = readdir(d)) {
@@ -214,8 +214,6 @@ void each_process(F f) {
   }
   closedir(d);
 }
-
-}  // namespace
 
 void Child::kill() {
   if (pid_ > 0 && !reaped_) ::kill(-pid_, SIGKILL);

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,9 @@
 namespace hpcjudge {
 
 using Clock = std::chrono::steady_clock;
+
+// Calls f(pid, the uid that owns /proc/<pid>, the /proc/<pid>/stat line) for every process this one can see.
+void each_process(const std::function<void(int pid, unsigned uid, const std::string& stat)>& f);
 
 struct ExitStatus {
   bool exited = false;  // normal exit, with `code`
