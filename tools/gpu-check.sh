@@ -6,7 +6,9 @@
 # speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
 # runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached.
 # trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
-# wake: the same fast reference judged with the wake aids off and on, twice each (HPCJUDGE_NO_WAKE_AIDS).
+# wake: the same fast reference ($SLUGS, default $TRACE_SLUG or vector-add) judged with the wake aids off and on,
+# twice each (HPCJUDGE_NO_WAKE_AIDS). speed, wake and unlock print each grade's interval beside the CPU time other
+# processes took and the hypervisor's steal during its timing (timing.cpu_beside_timing).
 # wake-probe: tools/wake_probe.cpp, a stopped process's wake-up with and without spinning threads on the CPUs.
 # flush-probe: tools/flush_probe.cpp, how cold a working set written on every CPU is after each kind of CPU cache flush.
 # switch-probe: tools/switch_probe.cu, a runner's tiny kernel after each kind of the judge's own device work.
@@ -45,6 +47,15 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=cs
 # lines; the size class is the runner's reported time within a factor of 2): one line per group, sorted, then
 # each group's median (plain POSIX awk). With `unlock`, of two spans instead of the marks: resumed to unlocked
 # (the unlock) and handed to fenced (the interval), for the calls that reported a time.
+cpu_beside() {  # REPORT.json: the score's interval and what the rest of the machine did beside the timing
+  python3 - "$1" <<'PY' 2>/dev/null || true
+import json, sys
+r = json.load(open(sys.argv[1]))
+c, s = r.get("timing", {}).get("cpu_beside_timing") or {}, r.get("score", {})
+print(f"  +- {s.get('plus_minus') or 0:.1f}; beside the timing ({c.get('seconds', 0):.1f} s): other processes "
+      f"{c.get('others_cpu_s', 0):.2f} CPU-s, the hypervisor's steal {c.get('steal_s', 0):.2f} CPU-s")
+PY
+}
 call_medians() {  # TRACE [unlock]
   awk -v unlock="${2:-}" '$1 == "trace" && $2 == "call" {
          key = $4 "/" int(log($NF + 1) / log(2))
@@ -105,6 +116,7 @@ if [ "$phase" = speed ]; then
         --json "$log.json" >"$log.txt" 2>"$log.trace"
       echo "== $slug grade $k: $(grep -o '^verdict.*' "$log.txt" | head -1)"
       grep -o 'judged in [^:]*' "$log.txt" | head -1
+      cpu_beside "$log.json"
       # The performance table's rows: case and runs (the column after the first "N%", the share of the peak).
       sed -n '/^performance/,/^scale/p' "$log.txt" |
         awk 'NR > 2 && $1 != "scale" { for (i = 3; i < NF; ++i) if ($i ~ /%$/) break; printf "  %s runs %s;", $1, $(i + 1) }
@@ -123,7 +135,7 @@ fi
 if [ "$phase" = wake ]; then
   # What the wake aids change (docs/design.md, "What it costs"): the fast reference of ${TRACE_SLUG:-vector-add}
   # judged against the cached scale, with HPCJUDGE_NO_WAKE_AIDS=1 and without, alternating, twice each.
-  slug=${TRACE_SLUG:-vector-add}
+  for slug in ${SLUGS:-${TRACE_SLUG:-vector-add}}; do
   for k in 1 2; do
     for aids in off on; do
       log="$out/wake-$slug-$aids-$k"
@@ -133,7 +145,9 @@ if [ "$phase" = wake ]; then
       echo "== wake aids $aids, run $k: $(grep -o 'score .*' "$log.txt" | head -1)"
       sed -n '/^performance/,/^verdict/p' "$log.txt" | grep -E '^  [^ ]+ +[A-Za-z]+=' || true
       grep -o '"cpus_kept_awake":[a-z]*' "$log.json" || true
+      cpu_beside "$log.json"
     done
+  done
   done
   unset HPCJUDGE_NO_WAKE_AIDS
 fi
@@ -150,6 +164,7 @@ if [ "$phase" = unlock ]; then
         HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" --json "$log.json" \
           >"$log.txt" 2>"$log.trace"
         echo "== $slug, unlock ahead $ahead, grade $k: $(grep -o '^verdict.*' "$log.txt" | head -1)"
+        cpu_beside "$log.json"
         call_medians "$log.trace" unlock
       done
     done
