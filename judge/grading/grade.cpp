@@ -818,7 +818,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         if (gpu) r.machine.gpu["sensors_after_bench"] = timed.sensors();
         // What the rest of the machine did meanwhile (the noise a wide interval names: score.cpp)
         if (auto after = cpu_before ? cpu_snapshot(getpid()) : std::nullopt)
-          r.timing["cpu_beside_timing"] = cpu_activity(*cpu_before, *after, r.machine.cores).to_json();
+          r.timing["cpu_beside_timing"] = cpu_activity(*cpu_before, *after).to_json();
         std::vector<Session*> ending = rivals ? rivals->sessions() : std::vector<Session*>{};
         ending.push_back(&timed);
         const Ended ended = finish_together(ending);

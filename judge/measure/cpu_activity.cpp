@@ -45,6 +45,9 @@ std::optional<CpuSnapshot> cpu_snapshot(pid_t root) {
     const double hz = ticks_per_second();
     s.busy_s = static_cast<double>(v[0] + v[1] + v[2]) / hz;
     s.steal_s = static_cast<double>(v[7]) / hz;
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("cpu", 0) == 0 && line.size() > 3 && line[3] >= '0' && line[3] <= '9') ++s.cpus;
   }
   // The family: root and every process whose chain of parents reaches it (the judge is its orphans' reaper, so
   // a runner's descendants stay in it).
@@ -80,9 +83,9 @@ std::optional<CpuSnapshot> cpu_snapshot(pid_t root) {
   return s;
 }
 
-CpuActivity cpu_activity(const CpuSnapshot& before, const CpuSnapshot& after, int cores) {
+CpuActivity cpu_activity(const CpuSnapshot& before, const CpuSnapshot& after) {
   CpuActivity a;
-  a.cores = cores;
+  a.cores = after.cpus;
   a.seconds = std::max(0.0, after.wall_s - before.wall_s);
   // A child of the family that ended unreaped by it, or one that left it, takes its time out of the family's sum:
   // never below zero.

@@ -15,6 +15,7 @@ struct CpuSnapshot {
   double wall_s = 0;    // CLOCK_MONOTONIC
   double busy_s = 0;    // every CPU's time in processes (/proc/stat: user, nice, system; not irq, softirq, steal)
   double steal_s = 0;   // every CPU's steal time (/proc/stat)
+  int cpus = 0;         // the CPUs /proc/stat counts (every online one: the judge may be allowed fewer)
   double family_s = 0;  // CPU time of `root` and every live descendant of it, and of those they reaped (/proc/<pid>/stat)
 };
 
@@ -25,7 +26,7 @@ struct CpuActivity {
   double seconds = 0;     // the wall time between the two snapshots
   double others_s = 0;    // CPU time of processes outside the family (>= 0)
   double steal_s = 0;     // CPU time stolen by the hypervisor
-  int cores = 0;
+  int cores = 0;          // the machine's online CPUs, whose time the figures share
   // "other processes used 3.2 CPU-seconds in 5.1 s (4% of 16 cores); the hypervisor took 0.9 s (1%)", with only
   // the parts that reach `min_share` of the cores' time ("" where none does).
   std::string describe(double min_share = 0.01) const;
@@ -33,7 +34,7 @@ struct CpuActivity {
   static CpuActivity from_json(const nlohmann::json& j);  // what to_json wrote; zeros where a field is missing
 };
 
-// Between two snapshots of the same family (after - before), on `cores` CPUs.
-CpuActivity cpu_activity(const CpuSnapshot& before, const CpuSnapshot& after, int cores);
+// Between two snapshots of the same family (after - before).
+CpuActivity cpu_activity(const CpuSnapshot& before, const CpuSnapshot& after);
 
 }  // namespace hpcjudge
