@@ -67,7 +67,7 @@ std::optional<CpuSnapshot> cpu_snapshot(pid_t root) {
     long long ppid = 0, skip = 0;
     unsigned long long utime = 0, stime = 0, cutime = 0, cstime = 0;
     in >> state >> ppid;
-    for (int k = 0; k < 8; ++k) in >> skip;
+    for (int k = 0; k < 9; ++k) in >> skip;  // pgrp to cmajflt
     if (!(in >> utime >> stime >> cutime >> cstime)) return;
     procs[static_cast<pid_t>(pid)] = {static_cast<pid_t>(ppid),
                                       static_cast<double>(utime + stime + cutime + cstime) / ticks_per_second()};
