@@ -791,7 +791,6 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         if (auto why = slowed_beside(nullptr, judge_thread)) set_verdict(r, Verdict::FAIL, "", *why);
       if (r.verdict == Verdict::AC && opt.bench && !emulate) {
         if (gpu) r.machine.gpu["sensors_before_bench"] = timed.sensors();
-        std::optional<CpuSnapshot> cpu_before;  // taken again when the timing begins (a scale timed now first)
         PeaksInUse peaks(paths, r, p.info().kind, opt.device);
         // The references beside the submission, when this grade is scored
         // (not while the references themselves, a vendor anchor or a profile run).
@@ -809,14 +808,14 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         r.timing["late_work_allowance_s"] = 1e-9 * static_cast<double>(timed.late_work_ns());
         // The grade's wall time so far, less a scale timed now (a first grade's, not the grade's own work).
         const double scale_s = wall.value("scale", 0.0);
-        cpu_before = cpu_snapshot(getpid());
+        // What the rest of the machine does during the timing loops (the noise a wide interval names: score.cpp)
+        const std::optional<CpuSnapshot> cpu_before = cpu_snapshot(getpid());
         run_bench(p, opt, paths, r.machine, peaks, timed, rivals.get(), judge_thread, r, listener,
                   [&] { return whole.elapsed() - scale_s; });
         wall["performance"] = phase.lap();
         if (rivals) r.timing["side_by_side"] = rivals->notes();
         if (!timed.device_work().empty()) r.timing["device_work"] = timed.device_work();  // the timed runner's
         if (gpu) r.machine.gpu["sensors_after_bench"] = timed.sensors();
-        // What the rest of the machine did meanwhile (the noise a wide interval names: score.cpp)
         if (auto after = cpu_before ? cpu_snapshot(getpid()) : std::nullopt)
           r.timing["cpu_beside_timing"] = cpu_activity(*cpu_before, *after).to_json();
         std::vector<Session*> ending = rivals ? rivals->sessions() : std::vector<Session*>{};

@@ -7,7 +7,6 @@
 #include <map>
 #include <sstream>
 #include <unistd.h>
-#include <vector>
 
 #include "judge/isolation/process.h"
 
