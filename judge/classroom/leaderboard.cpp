@@ -11,7 +11,7 @@
 
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard_html.h"
-#include "judge/classroom/tolerant_json.h"
+#include "judge/reports/tolerant_json.h"
 #include "judge/files.h"
 #include "judge/reports/report.h"
 #include "judge/reports/text.h"

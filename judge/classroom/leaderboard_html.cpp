@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "judge/classroom/tolerant_json.h"
+#include "judge/reports/tolerant_json.h"
 #include "judge/reports/text.h"
 
 namespace hpcjudge {
@@ -22,7 +22,7 @@ using nlohmann::json;
 // For text content and attribute values alike.
 std::string esc(std::string_view s) { return markup_escape(s); }
 
-// ---- reading the model, tolerantly (judge/classroom/tolerant_json.h) --------
+// ---- reading the model, tolerantly (judge/reports/tolerant_json.h) ----------
 
 using tolerant::field;
 using tolerant::num;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "judge/isolation/process.h"
+#include "judge/reports/tolerant_json.h"
 
 namespace hpcjudge {
 
@@ -117,12 +118,10 @@ nlohmann::json CpuActivity::to_json() const {
 
 CpuActivity CpuActivity::from_json(const nlohmann::json& j) {
   CpuActivity a;
-  if (!j.is_object()) return a;
-  auto num = [&](const char* k) { return j.contains(k) && j[k].is_number() ? j[k].get<double>() : 0.0; };
-  a.seconds = num("seconds");
-  a.others_s = num("others_cpu_s");
-  a.steal_s = num("steal_s");
-  a.cores = static_cast<int>(num("cores"));
+  a.seconds = tolerant::num(j, "seconds").value_or(0);
+  a.others_s = tolerant::num(j, "others_cpu_s").value_or(0);
+  a.steal_s = tolerant::num(j, "steal_s").value_or(0);
+  a.cores = static_cast<int>(tolerant::num(j, "cores").value_or(0));
   return a;
 }
 

@@ -1,5 +1,6 @@
 // Reading JSON the judge wrote but someone may have edited since (a results folder's reports, the leaderboard's
-// model): a field of the wrong type reads as absent, and no read throws.
+// model, a report's parts read back: judge/measure/cpu_activity.h): a field of the wrong type reads as absent,
+// and no read throws.
 #pragma once
 
 #include <cmath>
