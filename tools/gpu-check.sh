@@ -133,21 +133,21 @@ if [ "$phase" = speed ]; then
   done
 fi
 if [ "$phase" = wake ]; then
-  # What the wake aids change (docs/design.md, "What it costs"): the fast reference of ${TRACE_SLUG:-vector-add}
-  # judged against the cached scale, with HPCJUDGE_NO_WAKE_AIDS=1 and without, alternating, twice each.
+  # What the wake aids change (docs/design.md, "What it costs"): the fast reference of each of $SLUGS (default
+  # ${TRACE_SLUG:-vector-add}) judged against the cached scale, with HPCJUDGE_NO_WAKE_AIDS=1 and without, alternating, twice each.
   for slug in ${SLUGS:-${TRACE_SLUG:-vector-add}}; do
-  for k in 1 2; do
-    for aids in off on; do
-      log="$out/wake-$slug-$aids-$k"
-      if [ $aids = off ]; then export HPCJUDGE_NO_WAKE_AIDS=1; else unset HPCJUDGE_NO_WAKE_AIDS; fi
-      HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" --no-side-by-side --json "$log.json" \
-        >"$log.txt" 2>"$log.trace"
-      echo "== wake aids $aids, run $k: $(grep -o 'score .*' "$log.txt" | head -1)"
-      sed -n '/^performance/,/^verdict/p' "$log.txt" | grep -E '^  [^ ]+ +[A-Za-z]+=' || true
-      grep -o '"cpus_kept_awake":[a-z]*' "$log.json" || true
-      cpu_beside "$log.json"
+    for k in 1 2; do
+      for aids in off on; do
+        log="$out/wake-$slug-$aids-$k"
+        if [ $aids = off ]; then export HPCJUDGE_NO_WAKE_AIDS=1; else unset HPCJUDGE_NO_WAKE_AIDS; fi
+        HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" --no-side-by-side --json "$log.json" \
+          >"$log.txt" 2>"$log.trace"
+        echo "== $slug, wake aids $aids, run $k: $(grep -o 'score .*' "$log.txt" | head -1)"
+        sed -n '/^performance/,/^verdict/p' "$log.txt" | grep -E '^  [^ ]+ +[A-Za-z]+=' || true
+        grep -o '"cpus_kept_awake":[a-z]*' "$log.json" || true
+        cpu_beside "$log.json"
+      done
     done
-  done
   done
   unset HPCJUDGE_NO_WAKE_AIDS
 fi
