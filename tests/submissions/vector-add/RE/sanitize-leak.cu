@@ -1,5 +1,7 @@
 // Correct C, computed through a scratch buffer that solve() allocates on every call and never frees.
-// Must get RE under --sanitize: memcheck's leak check reports the device memory allocated inside solve().
+// Must get RE under --sanitize: memcheck's leak check reports the device memory allocated inside solve() (on a
+// GPU the message names the leak and, where the tool's backtrace names it, its allocator: "(cudaMalloc, never
+// freed)"). Twin of AC/sanitize-pinned-host-word.cu.
 // hpcjudge-test: args=--sanitize
 // hpcjudge-test: message=memcheck:
 __global__ void add(const float* A, const float* B, float* T, int N) {

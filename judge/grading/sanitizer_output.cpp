@@ -1,0 +1,117 @@
+#include "judge/grading/sanitizer_output.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+namespace hpcjudge {
+
+namespace {
+
+constexpr const char* kMark = "=========";
+
+std::string trimmed(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return "";
+  const size_t e = s.find_last_not_of(" \t\r");
+  return s.substr(a, e - a + 1);
+}
+
+bool names_an_error(const std::string& body) {
+  if (body.find("SUMMARY") != std::string::npos) return false;
+  for (const char* w : {"Error", "Race", "Invalid", "hazard", "Leak", "leak"})
+    if (body.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// "Host Frame: cudaHostAlloc [0x4d979] in libcudart.so.13" -> "cudaHostAlloc"; "" for an unnamed frame.
+std::string frame_function(const std::string& body) {
+  const size_t at = body.find("Host Frame:");
+  if (at == std::string::npos) return "";
+  std::string f = trimmed(body.substr(at + 11));
+  const size_t cut = f.find_first_of(" [");
+  return cut == std::string::npos ? f : f.substr(0, cut);
+}
+
+// A CUDA call that allocates memory, by its name: the runtime's and the driver's (cudaMalloc, cudaMallocAsync,
+// cudaMallocHost, cudaHostAlloc, cuMemAlloc_v2, cuMemHostAlloc, ...).
+bool allocates(const std::string& fn) {
+  return fn.rfind("cudaMalloc", 0) == 0 || fn.rfind("cudaHostAlloc", 0) == 0 || fn.rfind("cuMemAlloc", 0) == 0 ||
+         fn.rfind("cuMemHostAlloc", 0) == 0;
+}
+
+}  // namespace
+
+bool SanitizerReport::host_memory() const {
+  if (!leak) return false;
+  for (const char* host : {"cudaHostAlloc", "cudaMallocHost", "cuMemHostAlloc", "cuMemAllocHost"})
+    if (allocator.rfind(host, 0) == 0) return true;
+  return false;
+}
+
+std::string SanitizerReport::describe() const {
+  if (leak) return headline + (allocator.empty() ? " (never freed)" : " (" + allocator + ", never freed)");
+  return where.empty() ? headline : headline + " | " + where;
+}
+
+SanitizerOutput parse_sanitizer_output(const std::string& out) {
+  SanitizerOutput r;
+  std::istringstream in(out);
+  std::string line;
+  SanitizerReport* open = nullptr;  // the report whose following lines are being read
+  bool where_read = false;
+  while (std::getline(in, line)) {
+    if (line.rfind(kMark, 0) != 0) continue;
+    const std::string body = line.substr(9);
+    const std::string text = trimmed(body);
+    if (text.rfind("ERROR SUMMARY:", 0) == 0) {
+      r.errors = std::strtol(text.c_str() + 14, nullptr, 10);
+      open = nullptr;
+      continue;
+    }
+    // A report's first line stands one space after the marker; the lines that follow it (where, a backtrace's
+    // frames, whose names may hold "Error") are indented further.
+    const bool headline = body.size() > 1 && body[0] == ' ' && body[1] != ' ';
+    if (headline && names_an_error(text)) {
+      SanitizerReport rep;
+      rep.headline = text;
+      rep.leak = text.rfind("Leaked ", 0) == 0;
+      r.reports.push_back(rep);
+      open = &r.reports.back();
+      where_read = false;
+      continue;
+    }
+    if (!open) continue;
+    if (text.empty()) {  // a report ends with a bare marker line
+      open = nullptr;
+      continue;
+    }
+    if (!where_read) {
+      open->where = text;
+      where_read = true;
+    }
+    if (open->leak && open->allocator.empty()) {
+      const std::string fn = frame_function(body);
+      if (allocates(fn)) open->allocator = fn;
+    }
+  }
+  return r;
+}
+
+long SanitizerOutput::excused() const {
+  return std::count_if(reports.begin(), reports.end(), [](const SanitizerReport& r) { return r.host_memory(); });
+}
+
+std::string SanitizerOutput::failure() const {
+  for (const SanitizerReport& rep : reports)
+    if (!rep.host_memory()) return rep.describe();
+  const long ok = excused();
+  if (errors && *errors > ok)
+    return "compute-sanitizer counted " + std::to_string(*errors) + " error" + (*errors == 1 ? "" : "s") +
+           (ok ? " (" + std::to_string(ok) + " of them leaks of page-locked host memory, not an error here)" : "");
+  return "";
+}
+
+bool SanitizerOutput::only_excused_errors() const { return errors && *errors > 0 && *errors == excused(); }
+
+}  // namespace hpcjudge

@@ -1,0 +1,108 @@
+// compute-sanitizer's output read back (judge/grading/sanitizer_output.h). The leak reports' form is memcheck's
+// --leak-check full as the H100's CUDA 13 tool printed it for a program that left one allocation of each kind.
+#include <catch2/catch_test_macros.hpp>
+
+#include "judge/grading/sanitizer_output.h"
+
+using namespace hpcjudge;
+
+namespace {
+
+std::string leak(const std::string& bytes_at, const std::string& frames) {
+  return "========= Leaked " + bytes_at + "\n=========     Saved host backtrace up to driver entry point at allocation time\n" +
+         frames + "========= \n";
+}
+std::string frame(const std::string& fn, const std::string& in) {
+  return "=========         Host Frame: " + fn + (fn.empty() ? "" : " ") + "[0x4d979] in " + in + "\n";
+}
+const std::string kStart = "========= COMPUTE-SANITIZER\n";
+std::string summary(int errors) {
+  return "========= LEAK SUMMARY: 4 bytes leaked in 1 allocations\n========= ERROR SUMMARY: " + std::to_string(errors) +
+         (errors == 1 ? " error\n" : " errors\n");
+}
+
+}  // namespace
+
+TEST_CASE("a leak of page-locked host memory alone is no failure; a device-memory leak is") {
+  const std::string host = leak("4 bytes at 0x7f215c800000", frame("cudaHostAlloc", "libcudart.so.13") +
+                                                                 frame("count_on_host", "solution.so"));
+  SanitizerOutput o = parse_sanitizer_output(kStart + host + "test output of the submission\n" + summary(1));
+  REQUIRE(o.reports.size() == 1);
+  CHECK(o.reports[0].leak);
+  CHECK(o.reports[0].allocator == "cudaHostAlloc");
+  CHECK(o.reports[0].host_memory());
+  CHECK(o.failure().empty());
+  CHECK(o.only_excused_errors());
+
+  const std::string device = leak("4 bytes at 0x7fec2c800000", frame("cudaMalloc", "libcudart.so.13") +
+                                                                   frame("solve", "solution.so"));
+  o = parse_sanitizer_output(kStart + host + device + summary(2));
+  REQUIRE(o.reports.size() == 2);
+  CHECK_FALSE(o.reports[1].host_memory());
+  CHECK(o.failure() == "Leaked 4 bytes at 0x7fec2c800000 (cudaMalloc, never freed)");
+  CHECK_FALSE(o.only_excused_errors());
+
+  for (const char* kind : {"cudaMallocManaged", "cudaMallocAsync", "cuMemAlloc_v2"}) {
+    o = parse_sanitizer_output(kStart + leak("128 bytes at 0x7f381a000000", frame(kind, "libcudart.so.13")) + summary(1));
+    CHECK(o.failure() == "Leaked 128 bytes at 0x7f381a000000 (" + std::string(kind) + ", never freed)");
+  }
+}
+
+TEST_CASE("a leak's allocator is the first allocation call its backtrace names, else the leak counts") {
+  // The shared runtime's own frames may come first, unnamed or named otherwise.
+  SanitizerOutput o = parse_sanitizer_output(
+      kStart + leak("64 bytes at 0x7f02de800000", frame("", "libcudart.so.13") + frame("cudaMallocHost", "libcudart.so.13") +
+                                                      frame("solve", "solution.so")) +
+      summary(1));
+  CHECK(o.reports.at(0).allocator == "cudaMallocHost");
+  CHECK(o.failure().empty());
+
+  // No frame names an allocation call (symbols stripped): not excused.
+  o = parse_sanitizer_output(kStart + leak("4 bytes at 0x7f0", frame("", "libcuda.so.1") + frame("solve", "solution.so")) +
+                             summary(1));
+  CHECK(o.reports.at(0).allocator.empty());
+  CHECK(o.failure() == "Leaked 4 bytes at 0x7f0 (never freed)");
+  CHECK_FALSE(o.only_excused_errors());
+}
+
+TEST_CASE("access errors and races are reported with the line that says where; frames are not reports") {
+  const std::string invalid =
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at add(const float *, float *)+0x70 in vector_add.cu:12\n"
+      "=========     by thread (31,0,0) in block (2,0,0)\n"
+      "=========         Host Frame: cudaGetLastError [0x1234] in libcudart.so.13\n"
+      "========= \n";
+  SanitizerOutput o = parse_sanitizer_output(kStart + invalid + summary(1));
+  REQUIRE(o.reports.size() == 1);
+  CHECK(o.failure() == "Invalid __global__ read of size 4 bytes | at add(const float *, float *)+0x70 in vector_add.cu:12");
+
+  o = parse_sanitizer_output(kStart +
+                             "========= Error: Race reported between Write access at scan+0x90 in scan.cu:40\n"
+                             "=========     and Read access at scan+0xb0 in scan.cu:41 [128 hazards]\n" +
+                             summary(1));
+  CHECK(o.failure() ==
+        "Error: Race reported between Write access at scan+0x90 in scan.cu:40 | and Read access at scan+0xb0 in scan.cu:41 "
+        "[128 hazards]");
+}
+
+TEST_CASE("errors the summary counts beyond the reports shown fail; the tool's summary is the last one") {
+  const std::string host = leak("4 bytes at 0x7f215c800000", frame("cudaHostAlloc", "libcudart.so.13"));
+  // Three errors counted, one report shown (the print limit): the other two are unknown, so they count.
+  SanitizerOutput o = parse_sanitizer_output(kStart + host + summary(3));
+  CHECK(o.failure() == "compute-sanitizer counted 3 errors (1 of them leaks of page-locked host memory, not an error here)");
+  CHECK_FALSE(o.only_excused_errors());
+
+  // A summary the submission printed itself comes before the tool's own, which is read.
+  o = parse_sanitizer_output(kStart + summary(0) + host + summary(2));
+  CHECK(o.errors == 2);
+  CHECK_FALSE(o.failure().empty());
+
+  // No summary at all (the output cut short): nothing excuses the tool's error status.
+  o = parse_sanitizer_output(kStart + host);
+  CHECK(o.failure().empty());
+  CHECK_FALSE(o.only_excused_errors());
+
+  o = parse_sanitizer_output(kStart + summary(0));
+  CHECK(o.failure().empty());
+  CHECK_FALSE(o.only_excused_errors());
+}
