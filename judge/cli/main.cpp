@@ -366,7 +366,8 @@ struct GradingFlags {
     // Under emulation --sanitize is the emulator's leak check, which needs no compute-sanitizer.
     const bool emulating = emulate_on || (nvcc_path().empty() && !emulate_off && emulator_built());
     if (opt.sanitize && compute_sanitizer_path().empty() && !emulating)
-      throw UsageError("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here");
+      throw UsageError(std::string("--sanitize needs compute-sanitizer (from the CUDA toolkit), which is not installed here") +
+                       (emulator_built() ? "; --emulate --sanitize runs the CPU emulation's checks instead" : ""));
     if (opt.sandbox && bubblewrap_path().empty())
       throw UsageError("--sandbox needs bubblewrap (apt-get install bubblewrap), which is not installed here");
     if (!seed.empty()) opt.seed = parse_seed(seed, "--seed");
