@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
+#include <string_view>
 
 namespace hpcjudge {
 
 namespace {
 
-constexpr const char* kMark = "=========";
+constexpr std::string_view kMark = "=========";  // the tool's lines begin with it
 
 std::string trimmed(const std::string& s) {
   const size_t a = s.find_first_not_of(" \t");
@@ -59,10 +60,9 @@ SanitizerOutput parse_sanitizer_output(const std::string& out) {
   std::istringstream in(out);
   std::string line;
   SanitizerReport* open = nullptr;  // the report whose following lines are being read
-  bool where_read = false;
   while (std::getline(in, line)) {
     if (line.rfind(kMark, 0) != 0) continue;
-    const std::string body = line.substr(9);
+    const std::string body = line.substr(kMark.size());
     const std::string text = trimmed(body);
     if (text.rfind("ERROR SUMMARY:", 0) == 0) {
       r.errors = std::strtol(text.c_str() + 14, nullptr, 10);
@@ -78,7 +78,6 @@ SanitizerOutput parse_sanitizer_output(const std::string& out) {
       rep.leak = text.rfind("Leaked ", 0) == 0;
       r.reports.push_back(rep);
       open = &r.reports.back();
-      where_read = false;
       continue;
     }
     if (!open) continue;
@@ -86,10 +85,7 @@ SanitizerOutput parse_sanitizer_output(const std::string& out) {
       open = nullptr;
       continue;
     }
-    if (!where_read) {
-      open->where = text;
-      where_read = true;
-    }
+    if (open->where.empty()) open->where = text;  // the line after the headline
     if (open->leak && open->allocator.empty()) {
       const std::string fn = frame_function(body);
       if (allocates(fn)) open->allocator = fn;
