@@ -48,7 +48,7 @@ TEST_CASE("a leak of page-locked host memory alone is no failure; a device-memor
   }
 }
 
-TEST_CASE("a leak's allocator is the first allocation call its backtrace names, else the leak counts") {
+TEST_CASE("a leak's allocator is the outermost allocation call in a CUDA library, else the leak counts") {
   // The shared runtime's own frames may come first, unnamed or named otherwise.
   SanitizerOutput o = parse_sanitizer_output(
       kStart + leak("64 bytes at 0x7f02de800000", frame("", "libcudart.so.13") + frame("cudaMallocHost", "libcudart.so.13") +
@@ -56,6 +56,38 @@ TEST_CASE("a leak's allocator is the first allocation call its backtrace names, 
       summary(1));
   CHECK(o.reports.at(0).allocator == "cudaMallocHost");
   CHECK(o.failure().empty());
+
+  // A judged submission's pinned word: the driver's frame inside the runtime's call named after another
+  // allocation call; the runtime's own call, outermost, is the allocator.
+  const std::string pinned = frame("cuMemAlloc_v2", "/usr/lib/x86_64-linux-gnu/libcuda.so.1") +
+                             frame("", "libcudart.so.13") + frame("cudaHostAlloc", "/opt/cuda/lib64/libcudart.so.13") +
+                             frame("solve", "solution.so");
+  o = parse_sanitizer_output(kStart + leak("4 bytes at 0x7f33dc800000", pinned) + summary(1));
+  CHECK(o.reports.at(0).allocator == "cudaHostAlloc");
+  CHECK(o.failure().empty());
+  CHECK(o.only_excused_errors());
+  // Device memory the same way: named by the runtime's call.
+  o = parse_sanitizer_output(kStart +
+                             leak("4 bytes at 0x7f0", frame("cuMemAlloc_v2", "libcuda.so.1") + frame("cudaMalloc", "libcudart.so.13") +
+                                                          frame("solve", "solution.so")) +
+                             summary(1));
+  CHECK(o.failure() == "Leaked 4 bytes at 0x7f0 (cudaMalloc, never freed)");
+
+  // A function of the submission's own named like a host allocator, around device memory: no CUDA library's
+  // call says host memory.
+  o = parse_sanitizer_output(kStart +
+                             leak("4 bytes at 0x7f0", frame("cuMemAlloc_v2", "libcuda.so.1") + frame("cudaMalloc", "libcudart.so.13") +
+                                                          frame("cudaHostAlloc", "solution.so") + frame("solve", "solution.so")) +
+                             summary(1));
+  CHECK(o.reports.at(0).allocator == "cudaMalloc");
+  CHECK_FALSE(o.failure().empty());
+  o = parse_sanitizer_output(kStart + leak("4 bytes at 0x7f0", frame("cudaHostAlloc", "solution.so")) + summary(1));
+  CHECK(o.reports.at(0).allocator == "cudaHostAlloc");
+  CHECK_FALSE(o.reports.at(0).host_memory());
+  CHECK(o.failure() == "Leaked 4 bytes at 0x7f0 (cudaHostAlloc, never freed)");
+  // Named like one but not one (a prefix): not excused.
+  o = parse_sanitizer_output(kStart + leak("4 bytes at 0x7f0", frame("cudaHostAllocLater", "libcudart.so.13")) + summary(1));
+  CHECK_FALSE(o.failure().empty());
 
   // No frame names an allocation call (symbols stripped): not excused.
   o = parse_sanitizer_output(kStart + leak("4 bytes at 0x7f0", frame("", "libcuda.so.1") + frame("solve", "solution.so")) +

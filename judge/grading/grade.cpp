@@ -188,6 +188,9 @@ std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs:
     if (!parse_sanitizer_output(s.output()).failure().empty()) break;  // one report is enough
   }
   s.finish();
+  if (tracing())  // HPCJUDGE_TRACE: the tool's whole output, as it was read
+    std::fprintf(stderr, "trace sanitizer %s output begins\n%s\ntrace sanitizer output ends\n", tool.back().c_str(),
+                 s.output().c_str());
   // The tool's exit status (86) counts every report, a leak of page-locked host memory too, which is no error here
   // (judge/grading/sanitizer_output.h): such leaks alone leave the run clean.
   const SanitizerOutput tool_said = parse_sanitizer_output(s.output());

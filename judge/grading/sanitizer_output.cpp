@@ -1,6 +1,7 @@
 #include "judge/grading/sanitizer_output.h"
 
 #include <algorithm>
+#include <optional>
 #include <cstdlib>
 #include <sstream>
 #include <string_view>
@@ -25,13 +26,30 @@ bool names_an_error(const std::string& body) {
   return false;
 }
 
-// "Host Frame: cudaHostAlloc [0x4d979] in libcudart.so.13" -> "cudaHostAlloc"; "" for an unnamed frame.
-std::string frame_function(const std::string& body) {
+struct Frame {
+  std::string function;  // "" for an unnamed frame
+  std::string module;    // the file it is in, without its folder
+};
+
+// "Host Frame: cudaHostAlloc [0x4d979] in /usr/lib/libcudart.so.13" -> {"cudaHostAlloc", "libcudart.so.13"};
+// none where the line is not a frame.
+std::optional<Frame> host_frame(const std::string& body) {
   const size_t at = body.find("Host Frame:");
-  if (at == std::string::npos) return "";
-  std::string f = trimmed(body.substr(at + 11));
+  if (at == std::string::npos) return std::nullopt;
+  const std::string f = trimmed(body.substr(at + 11));
+  Frame fr;
   const size_t cut = f.find_first_of(" [");
-  return cut == std::string::npos ? f : f.substr(0, cut);
+  fr.function = f.substr(0, cut == std::string::npos ? f.size() : cut);
+  if (const size_t in = f.rfind(" in "); in != std::string::npos) {
+    fr.module = trimmed(f.substr(in + 4));
+    if (const size_t slash = fr.module.rfind('/'); slash != std::string::npos) fr.module.erase(0, slash + 1);
+  }
+  return fr;
+}
+
+// The CUDA runtime's or driver's own library (libcudart.so.13, libcuda.so.1).
+bool cuda_library(const std::string& module) {
+  return module.rfind("libcudart.", 0) == 0 || module.rfind("libcuda.", 0) == 0;
 }
 
 // A CUDA call that allocates memory, by its name: the runtime's and the driver's (cudaMalloc, cudaMallocAsync,
@@ -44,9 +62,9 @@ bool allocates(const std::string& fn) {
 }  // namespace
 
 bool SanitizerReport::host_memory() const {
-  if (!leak) return false;
-  for (const char* host : {"cudaHostAlloc", "cudaMallocHost", "cuMemHostAlloc", "cuMemAllocHost"})
-    if (allocator.rfind(host, 0) == 0) return true;
+  if (!leak || !allocator_in_cuda) return false;
+  for (const char* host : {"cudaHostAlloc", "cudaMallocHost", "cuMemHostAlloc", "cuMemAllocHost", "cuMemAllocHost_v2"})
+    if (allocator == host) return true;
   return false;
 }
 
@@ -86,9 +104,16 @@ SanitizerOutput parse_sanitizer_output(const std::string& out) {
       continue;
     }
     if (open->where.empty()) open->where = text;  // the line after the headline
-    if (open->leak && open->allocator.empty()) {
-      const std::string fn = frame_function(body);
-      if (allocates(fn)) open->allocator = fn;
+    if (!open->leak) continue;
+    // The frames run from the innermost out: a CUDA library's allocation call replaces any before it, one of
+    // another file's names the allocator only where no CUDA library's did.
+    if (const auto fr = host_frame(body); fr && allocates(fr->function)) {
+      if (cuda_library(fr->module)) {
+        open->allocator = fr->function;
+        open->allocator_in_cuda = true;
+      } else if (open->allocator.empty()) {
+        open->allocator = fr->function;
+      }
     }
   }
   return r;

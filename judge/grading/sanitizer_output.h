@@ -6,6 +6,11 @@
 // but it is the host's memory, and a problem statement may ask for it (rle-compress and rle-decompress return
 // their count through a word of mapped, pinned host memory that solve() allocates once). A device-memory leak,
 // or one whose allocator the backtrace does not name, stays RE.
+//
+// The allocator is the outermost allocation call of the backtrace in a CUDA library (libcudart, libcuda): the
+// call the submission's code made. The frames inside it may be named otherwise: on the H100 (2026-12-05) the
+// first allocation call named in a judged submission's cudaHostAlloc leak was cuMemAlloc_v2. A function of the submission's own named like an allocator is not in a CUDA library, so it excuses
+// nothing.
 #pragma once
 #include <optional>
 #include <string>
@@ -17,7 +22,8 @@ struct SanitizerReport {
   std::string headline;   // "Invalid __global__ read of size 4 bytes", "Leaked 4 bytes at 0x7f215c800000"
   std::string where;      // the line after it, trimmed ("at add+0x70 in vector_add.cu:12"), or ""
   bool leak = false;      // a leak check's report
-  std::string allocator;  // a leak's: the first CUDA allocation call its backtrace names ("cudaMalloc"), or ""
+  std::string allocator;  // a leak's: the outermost allocation call its backtrace names ("cudaMalloc"), or ""
+  bool allocator_in_cuda = false;  // that call's frame is in a CUDA library, not the submission's
   bool host_memory() const;  // a leak of page-locked host memory (see above)
   std::string describe() const;  // one line: "Leaked 4 bytes at 0x... (cudaMalloc, never freed)"
 };
