@@ -85,6 +85,21 @@ TEST_CASE("a leak's allocator is the outermost allocation call in a CUDA library
   CHECK(o.reports.at(0).allocator == "cudaHostAlloc");
   CHECK_FALSE(o.reports.at(0).host_memory());
   CHECK(o.failure() == "Leaked 4 bytes at 0x7f0 (cudaHostAlloc, never freed)");
+  // Each frame's file on a line of its own, as CUDA 12's tool printed it.
+  const std::string two_lines =
+      "=========     Host Frame: [0x2da4eb]\n=========                in /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+      "=========     Host Frame:cudaHostAlloc [0x86d38]\n=========                in /opt/cuda/lib64/libcudart.so.12\n"
+      "=========     Host Frame:solve [0x1200]\n=========                in /tmp/judge/solution.so\n";
+  o = parse_sanitizer_output(kStart + leak("4 bytes at 0x7f566f200000", two_lines) + summary(1));
+  CHECK(o.reports.at(0).allocator == "cudaHostAlloc");
+  CHECK(o.reports.at(0).allocator_in_cuda);
+  CHECK(o.failure().empty());
+  const std::string two_lines_device =
+      "=========     Host Frame:cudaMalloc [0x86d38]\n=========                in /opt/cuda/lib64/libcudart.so.12\n"
+      "=========     Host Frame:cudaHostAlloc [0x1200]\n=========                in /tmp/judge/solution.so\n";
+  o = parse_sanitizer_output(kStart + leak("4 bytes at 0x7f0", two_lines_device) + summary(1));
+  CHECK(o.failure() == "Leaked 4 bytes at 0x7f0 (cudaMalloc, never freed)");
+
   // Named like one but not one (a prefix): not excused.
   o = parse_sanitizer_output(kStart + leak("4 bytes at 0x7f0", frame("cudaHostAllocLater", "libcudart.so.13")) + summary(1));
   CHECK_FALSE(o.failure().empty());

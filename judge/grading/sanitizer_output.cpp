@@ -31,8 +31,16 @@ struct Frame {
   std::string module;    // the file it is in, without its folder
 };
 
+// "/usr/lib/libcudart.so.13" -> "libcudart.so.13".
+std::string file_name(const std::string& path) {
+  const std::string t = trimmed(path);
+  const size_t slash = t.rfind('/');
+  return slash == std::string::npos ? t : t.substr(slash + 1);
+}
+
 // "Host Frame: cudaHostAlloc [0x4d979] in /usr/lib/libcudart.so.13" -> {"cudaHostAlloc", "libcudart.so.13"};
-// none where the line is not a frame.
+// none where the line is not a frame. The file may instead stand on the next line alone ("in /usr/lib/...", as
+// CUDA 12's tool printed it): the module is then "" here.
 std::optional<Frame> host_frame(const std::string& body) {
   const size_t at = body.find("Host Frame:");
   if (at == std::string::npos) return std::nullopt;
@@ -40,10 +48,7 @@ std::optional<Frame> host_frame(const std::string& body) {
   Frame fr;
   const size_t cut = f.find_first_of(" [");
   fr.function = f.substr(0, cut == std::string::npos ? f.size() : cut);
-  if (const size_t in = f.rfind(" in "); in != std::string::npos) {
-    fr.module = trimmed(f.substr(in + 4));
-    if (const size_t slash = fr.module.rfind('/'); slash != std::string::npos) fr.module.erase(0, slash + 1);
-  }
+  if (const size_t in = f.rfind(" in "); in != std::string::npos) fr.module = file_name(f.substr(in + 4));
   return fr;
 }
 
@@ -78,10 +83,24 @@ SanitizerOutput parse_sanitizer_output(const std::string& out) {
   std::istringstream in(out);
   std::string line;
   SanitizerReport* open = nullptr;  // the report whose following lines are being read
+  std::optional<Frame> frame;        // an open leak's last frame, its file not yet read
+  // The frames run from the innermost out: a CUDA library's allocation call replaces any before it, one of
+  // another file's names the allocator only where no CUDA library's did.
+  const auto weigh = [&] {
+    if (!frame || !open || !allocates(frame->function)) return frame.reset();
+    if (cuda_library(frame->module)) {
+      open->allocator = frame->function;
+      open->allocator_in_cuda = true;
+    } else if (open->allocator.empty()) {
+      open->allocator = frame->function;
+    }
+    frame.reset();
+  };
   while (std::getline(in, line)) {
     if (line.rfind(kMark, 0) != 0) continue;
     const std::string body = line.substr(kMark.size());
     const std::string text = trimmed(body);
+    if (frame && !(text.rfind("in ", 0) == 0 && frame->module.empty())) weigh();
     if (text.rfind("ERROR SUMMARY:", 0) == 0) {
       r.errors = std::strtol(text.c_str() + 14, nullptr, 10);
       open = nullptr;
@@ -105,17 +124,14 @@ SanitizerOutput parse_sanitizer_output(const std::string& out) {
     }
     if (open->where.empty()) open->where = text;  // the line after the headline
     if (!open->leak) continue;
-    // The frames run from the innermost out: a CUDA library's allocation call replaces any before it, one of
-    // another file's names the allocator only where no CUDA library's did.
-    if (const auto fr = host_frame(body); fr && allocates(fr->function)) {
-      if (cuda_library(fr->module)) {
-        open->allocator = fr->function;
-        open->allocator_in_cuda = true;
-      } else if (open->allocator.empty()) {
-        open->allocator = fr->function;
-      }
+    if (frame) {  // the file of the frame before, on a line of its own
+      frame->module = file_name(text.substr(3));
+      weigh();
+    } else if ((frame = host_frame(body)) && !frame->module.empty()) {
+      weigh();
     }
   }
+  weigh();
   return r;
 }
 
