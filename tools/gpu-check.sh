@@ -2,7 +2,7 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|speed|trace|wake|unlock|wake-probe|flush-probe|switch-probe|l2-probe|busy-probe|unlock-probe|all] [ctest -R regex | seconds]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|sanitize|speed|trace|wake|unlock|wake-probe|flush-probe|switch-probe|l2-probe|busy-probe|unlock-probe|all] [ctest -R regex | seconds]
 # speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
 # runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached.
 # trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
@@ -22,6 +22,9 @@
 # unlock-probe: tools/unlock_probe.cu, a call's unlock asked for after the resume or while the runner is still
 # stopped: when it returns, when the runner reads, synchronises and replies.
 # bench: make bench's table ($OUT/results/<machine>.{json,md}; commit it under bench/results/).
+# sanitize: each file in $SANITIZE (SLUG:FILE; default the --sanitize twins and every fast .cu) judged with
+# --sanitize, HPCJUDGE_TRACE keeping the tool's raw output; the tool's reports printed where the verdict is not
+# the expected one (RE for a file under RE/, else AC).
 # repeat: judges each file in $REPEAT (default: one submission per GPU problem
 # that scores above 0) twice in a row and prints both scores: the repeatability check.
 # On a host without network, unpack the build dependencies into .deps first
@@ -106,6 +109,23 @@ if [ "$phase" = repeat ]; then
       ./judge/judge "$slug" "$f" --json "$log.json" >"$log.txt" 2>&1
       echo "$slug $(basename "$f") run $k: $(grep -o 'score .*' "$log.txt" | head -1)"
     done
+  done
+fi
+if [ "$phase" = sanitize ]; then
+  # Each file judged under --sanitize (memcheck with its leak check; the race tools where the problem asks), the
+  # tool's raw output kept (HPCJUDGE_TRACE): the verdict, and where it is not the one expected, the tool's reports.
+  for sv in ${SANITIZE:-vector-add:tests/submissions/vector-add/AC/sanitize-pinned-host-word.cu
+      vector-add:tests/submissions/vector-add/RE/sanitize-leak.cu $(for f in reference/solutions/*/fast.cu; do
+        echo "$(basename "$(dirname "$f")"):$f"; done)}; do
+    slug=${sv%%:*}; f=${sv#*:}
+    log="$out/sanitize-$slug-$(basename "${f%.*}")"
+    HPCJUDGE_TRACE=1 ./judge/judge "$slug" "$f" --sanitize --no-bench --json "$log.json" >"$log.txt" 2>"$log.trace"
+    verdict=$(grep -o '^verdict [A-Z-]*' "$log.txt" | head -1)
+    echo "$slug $(basename "$f"): ${verdict:-no verdict: $(cat "$log.txt" "$log.trace" | tail -1)}"
+    case "$f:$verdict" in
+      */RE/*:"verdict RE" | *:"verdict AC") ;;
+      *) sed -n '/^trace sanitizer/,/^trace sanitizer output ends/p' "$log.trace" | grep -E "^=========" | head -40 ;;
+    esac
   done
 fi
 if [ "$phase" = speed ]; then
