@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "harness/text.h"
 #include "judge/grading/libraries.h"
 
 namespace hpcjudge {
@@ -102,13 +103,6 @@ std::string one_line(std::string s, size_t& newlines) {
       ch = ' ';
     }
   return s;
-}
-
-std::string trim(const std::string& s) {
-  size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return s.substr(a, b - a);
 }
 
 // `text` without the words and attributes that say nothing of the type here.

@@ -1,23 +1,18 @@
 #include "judge/grading/sanitizer_output.h"
 
 #include <algorithm>
-#include <optional>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <string_view>
+
+#include "harness/text.h"
 
 namespace hpcjudge {
 
 namespace {
 
 constexpr std::string_view kMark = "=========";  // the tool's lines begin with it
-
-std::string trimmed(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return "";
-  const size_t e = s.find_last_not_of(" \t\r");
-  return s.substr(a, e - a + 1);
-}
 
 bool names_an_error(const std::string& body) {
   if (body.find("SUMMARY") != std::string::npos) return false;
@@ -33,7 +28,7 @@ struct Frame {
 
 // "/usr/lib/libcudart.so.13" -> "libcudart.so.13".
 std::string file_name(const std::string& path) {
-  const std::string t = trimmed(path);
+  const std::string t = trim(path);
   const size_t slash = t.rfind('/');
   return slash == std::string::npos ? t : t.substr(slash + 1);
 }
@@ -44,7 +39,7 @@ std::string file_name(const std::string& path) {
 std::optional<Frame> host_frame(const std::string& body) {
   const size_t at = body.find("Host Frame:");
   if (at == std::string::npos) return std::nullopt;
-  const std::string f = trimmed(body.substr(at + 11));
+  const std::string f = trim(body.substr(at + 11));
   Frame fr;
   const size_t cut = f.find_first_of(" [");
   fr.function = f.substr(0, cut == std::string::npos ? f.size() : cut);
@@ -99,8 +94,8 @@ SanitizerOutput parse_sanitizer_output(const std::string& out) {
   while (std::getline(in, line)) {
     if (line.rfind(kMark, 0) != 0) continue;
     const std::string body = line.substr(kMark.size());
-    const std::string text = trimmed(body);
-    if (frame && !(text.rfind("in ", 0) == 0 && frame->module.empty())) weigh();
+    const std::string text = trim(body);
+    if (frame && text.rfind("in ", 0) != 0) weigh();  // a frame waits only for a file on the next line
     if (text.rfind("ERROR SUMMARY:", 0) == 0) {
       r.errors = std::strtol(text.c_str() + 14, nullptr, 10);
       open = nullptr;

@@ -9,8 +9,8 @@
 //
 // The allocator is the outermost allocation call of the backtrace in a CUDA library (libcudart, libcuda): the
 // call the submission's code made. The frames inside it may be named otherwise: on the H100 (2026-12-05) the
-// first allocation call named in a judged submission's cudaHostAlloc leak was cuMemAlloc_v2. A function of the submission's own named like an allocator is not in a CUDA library, so it excuses
-// nothing.
+// first allocation call named in a judged submission's cudaHostAlloc leak was cuMemAlloc_v2. A function of the
+// submission's own named like an allocator is not in a CUDA library, so it excuses nothing.
 #pragma once
 #include <optional>
 #include <string>
