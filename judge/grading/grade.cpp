@@ -792,6 +792,12 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
         }
         wall["peaks_and_rivals"] = phase.lap();  // the machine's peaks, the references compiled and started
         if (rivals) rivals->late_work_as(timed);
+        if (tracing()) {  // which runner is which side, for the `trace call` lines (named by the runner's pid)
+          std::fprintf(stderr, "trace runner %d submission\n", timed.runner_pid());
+          for (size_t k = 0; rivals && k < rivals->size(); ++k)
+            if (rivals->active(k))
+              std::fprintf(stderr, "trace runner %d %s\n", rivals->session(k).runner_pid(), rivals->role(k).c_str());
+        }
         r.timing["late_work_allowance_s"] = 1e-9 * static_cast<double>(timed.late_work_ns());
         // The grade's wall time so far, less a scale timed now (a first grade's, not the grade's own work).
         const double scale_s = wall.value("scale", 0.0);

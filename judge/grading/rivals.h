@@ -67,6 +67,7 @@ class Rivals {
 
   size_t size() const { return members_.size(); }
   const std::string& role(size_t k) const { return members_[k]->role; }
+  const Session& session(size_t k) const { return *members_[k]->session; }
   bool active(size_t k) const { return members_[k]->failure.empty(); }
   // Why rival k was withdrawn, or "".
   const std::string& failure(size_t k) const { return members_[k]->failure; }

@@ -207,6 +207,8 @@ class Session {
   const std::string& output() const { return child_->output(); }
   size_t output_bytes() const { return child_->output_bytes(); }
   bool alive() const { return alive_; }
+  // The runner's process id (HPCJUDGE_TRACE's `trace call` lines name runners by it), 0 before launch().
+  int runner_pid() const { return child_ ? child_->pid() : 0; }
   const ExitStatus& exit_status() const { return exit_; }
   // The round trip of an untimed call (a functional test), and of a timed one,
   // measured as a timed call runs: right after the caches were flushed (none measured, samples 0, nothing
