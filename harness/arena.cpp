@@ -95,7 +95,7 @@ SharedArena::~SharedArena() {
   if (fd_ >= 0) close(fd_);
 }
 
-void SharedArena::reserve(size_t bytes) {
+void SharedArena::reserve(size_t bytes, bool populate) {
   if (bytes <= size_) return;
   if (ftruncate(fd_, static_cast<off_t>(bytes)) != 0)
     throw std::system_error(errno, std::generic_category(), "ftruncate arena");
@@ -105,7 +105,7 @@ void SharedArena::reserve(size_t bytes) {
   // Every byte is written before the first call (inputs, outputs' sentinels, guard zones): faulted in here by
   // the kernel, not by those writes one page at a time (softmax-cpu's n16M: its first load took 0.72 s of the
   // case's timing budget on the 2-core VM).
-  (void)uninit::populate(p, bytes);
+  if (populate) (void)uninit::populate(p, bytes);
   base_ = static_cast<std::byte*>(p);
   size_ = bytes;
 }

@@ -48,8 +48,9 @@ class SharedArena {
   ~SharedArena();
   SharedArena(const SharedArena&) = delete;
   SharedArena& operator=(const SharedArena&) = delete;
-  // Grows the file and the mapping to at least `bytes`.
-  void reserve(size_t bytes);
+  // Grows the file and the mapping to at least `bytes`, faulted in unless `populate` is false (a session whose
+  // buffers lie in the grade's common arena leaves all but its workspaces' pages of its own untouched).
+  void reserve(size_t bytes, bool populate = true);
   std::byte* base() const { return base_; }
   size_t size() const { return size_; }
   int fd() const { return fd_; }

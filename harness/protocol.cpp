@@ -37,6 +37,7 @@ void to_json(json& j, const Request& r) {
   if (!r.pick.empty()) j["pick"] = r.pick;
   if (r.keep_workspace) j["keep_workspace"] = true;
   if (r.bytes) j["bytes"] = r.bytes;
+  if (r.common_bytes) j["common_bytes"] = r.common_bytes;
   if (r.device_memory_limit) j["device_memory_limit"] = r.device_memory_limit;
   if (r.device_time) j["device_time"] = true;
   if (!r.library.empty()) j["library"] = r.library;
@@ -51,6 +52,7 @@ void from_json(const json& j, Request& r) {
   if (j.contains("pick")) r.pick = j.at("pick").get<std::vector<int>>();
   r.keep_workspace = j.value("keep_workspace", false);
   r.bytes = j.value("bytes", size_t{0});
+  r.common_bytes = j.value("common_bytes", size_t{0});
   r.device_memory_limit = j.value("device_memory_limit", size_t{0});
   r.device_time = j.value("device_time", false);
   r.library = j.value("library", std::string());

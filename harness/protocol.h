@@ -25,7 +25,7 @@ enum class Op {
   Ping,           // answered at once: the channel's round trip, measured before the submission is loaded
   Setup,          // where solve()'s buffers will be (`mode`: host, judge, runner, exact, emulate; harness/runner_memory.h)
   Load,           // set the memory limit, dlopen the submission and find its symbols
-  MapArena,       // map `bytes` of the shared host arena (the memfd passed at start)
+  MapArena,       // map `bytes` of the shared host arena (the memfd passed at start; the common one over it, if sent)
   MapDevice,      // import the judge's device buffers (a shareable handle passed with the request)
   Upload,         // runner-held device buffers: copy the host arena to the device (untimed)
   Download,       // runner-held device buffers: copy the device buffers back (untimed)
@@ -70,6 +70,10 @@ struct Request {
   std::vector<int> pick;           // CallSetup: the positions in args of setup()'s arguments, in its order
   bool keep_workspace = false;     // Upload: the workspace holds what setup() wrote: neither copied nor filled
   size_t bytes = 0;                // MapArena, MapDevice, Upload, Download: the arena's size
+  // MapArena with a descriptor sent: the grade's common arena (a CPU problem's inputs and outputs, one memfd that
+  // every runner of the grade maps: judge/isolation/session.h, CommonArena), mapped over the arena's first
+  // `common_bytes`, where the runner's own memfd keeps the rest (the workspaces).
+  size_t common_bytes = 0;
   size_t device_memory_limit = 0;  // Call, CallSetup (GPU): what the submission may hold allocated (0: none)
   // Call (GPU): the call's time on the device measured too, by events of the runner's context (Reply::
   // device_seconds). For `judge bench` alone, which times the judge's own references: never a score's.

@@ -116,7 +116,10 @@ class Runner {
         return ok();
       case Op::Setup: return setup(q);
       case Op::Load: return load(q);
-      case Op::MapArena: return memory().map_arena(q.bytes), ok();
+      case Op::MapArena:
+        memory().map_arena(q.bytes);
+        if (fd >= 0) memory().map_common(fd, q.common_bytes);
+        return ok();
       case Op::MapDevice: return memory().map_device(fd, q.bytes), ok();
       case Op::Upload: return memory().upload(q.args, q.bytes, q.keep_workspace), ok();
       case Op::Download: return memory().download(q.args, q.bytes), ok();

@@ -55,6 +55,8 @@ class ArenaMapping {
   ArenaMapping(const ArenaMapping&) = delete;
   ArenaMapping& operator=(const ArenaMapping&) = delete;
   void map(size_t bytes);  // at least its first `bytes`
+  // Memfd `fd`'s first `bytes` mapped over this mapping's (at most its size), in place of its own file's.
+  void overlay(int fd, size_t bytes);
   std::byte* base() const { return base_; }
   size_t size() const { return size_; }
 
@@ -62,6 +64,7 @@ class ArenaMapping {
   int fd_;
   std::byte* base_ = nullptr;
   size_t size_ = 0;
+  size_t overlaid_ = 0;  // the first bytes mapped from the common arena (overlay())
 };
 
 // What the runner's memory is told as a call begins.
@@ -75,6 +78,9 @@ class RunnerMemory {
   virtual ~RunnerMemory() = default;
   // The host arena's first `bytes` (the memfd passed at start), mapped here.
   virtual void map_arena(size_t bytes) = 0;
+  // The grade's common arena (the descriptor sent with the request) mapped over the host arena's first `bytes`,
+  // which map_arena() mapped: a CPU problem's inputs and outputs on the same pages for every runner.
+  virtual void map_common(int fd, size_t bytes);
   // The judge's device buffers, from the descriptor sent with the request.
   virtual void map_device(int fd, size_t bytes);
   // keep_workspace: the workspace holds what setup() wrote, so it is not filled with garbage.

@@ -14,6 +14,7 @@
 #include "harness/arena.h"
 #include "harness/bytes.h"
 #include "harness/checker.h"
+#include "harness/runner_memory.h"
 #include "harness/spans.h"
 
 using namespace hpcjudge;
@@ -196,6 +197,43 @@ TEST_CASE("guard zones catch writes just outside a buffer and name it") {
     CHECK(v->before);
     CHECK_THAT(v->describe(specs), ContainsSubstring("before the start of output"));
   }
+}
+
+TEST_CASE("a runner's arena with the grade's common arena over its first pages: each byte in the file it belongs to") {
+  constexpr size_t page = 4096;
+  SharedArena own, common;
+  own.reserve(4 * page, false);
+  common.reserve(2 * page);
+  ArenaMapping m(own.fd());
+  m.map(4 * page);
+  m.overlay(common.fd(), 2 * page);
+  m.base()[0] = std::byte{1};             // an input or output: the common arena's page
+  m.base()[2 * page - 1] = std::byte{2};
+  m.base()[3 * page] = std::byte{3};      // a workspace: the runner's own file
+  CHECK(common.base()[0] == std::byte{1});
+  CHECK(common.base()[2 * page - 1] == std::byte{2});
+  CHECK(own.base()[0] == std::byte{0});
+  CHECK(own.base()[3 * page] == std::byte{3});
+  // What the judge writes there (a load) is what the runner sees.
+  common.base()[page] = std::byte{4};
+  CHECK(m.base()[page] == std::byte{4});
+
+  SECTION("a layout with fewer common bytes gives the rest back to the runner's own file") {
+    m.overlay(common.fd(), page);
+    m.base()[page] = std::byte{5};
+    CHECK(own.base()[page] == std::byte{5});
+    CHECK(common.base()[page] == std::byte{4});
+    CHECK(m.base()[0] == std::byte{1});
+  }
+  SECTION("a larger mapping starts on the runner's own file alone, until overlaid again") {
+    own.reserve(8 * page, false);
+    m.map(8 * page);
+    CHECK(m.base()[0] == std::byte{0});
+    CHECK(m.base()[3 * page] == std::byte{3});
+    m.overlay(common.fd(), 2 * page);
+    CHECK(m.base()[0] == std::byte{1});
+  }
+  SECTION("never past the mapping") { CHECK_THROWS(m.overlay(common.fd(), 5 * page)); }
 }
 
 TEST_CASE("sentinels: NaN for floats") {

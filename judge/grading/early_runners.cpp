@@ -24,6 +24,7 @@ EarlyRunners::EarlyRunners(const Problem& p, const Paths& paths, const GradeOpti
                            const SessionOptions& session, const EarlyRunnersPlan& plan) {
   SessionOptions tests_options = session;
   tests_options.timed_calls = plan.tests_timed;
+  if (plan.timed) tests_options.common_arena = nullptr;  // the performance cases have a runner of their own
   tests = std::make_unique<Session>(paths, p, tests_options);
   if (plan.timed) timed = std::make_unique<Session>(paths, p, session);
   if (plan.rivals_scale) rivals = std::make_unique<Rivals>(p, paths, opt, session, *plan.rivals_scale);

@@ -457,8 +457,9 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
                               .quiet = &inputs,
                               .device_time = opt.device_time};
       // Every runner's buffers loaded before any call of the run: the rivals' from the submission's, on a GPU
-      // on the device (one upload), while no call has touched them yet.
-      CallOutcome o = s.load(l.sig, l.layout, timed);
+      // on the device (one upload), while no call has touched them yet. In a CPU grade's common arena each call
+      // loads its own, right before it (SessionOptions::common_arena).
+      CallOutcome o = s.in_common_arena() ? CallOutcome{} : s.load(l.sig, l.layout, timed);
       if (o.status == CallOutcome::Ok) {
         if (nr > 0) rivals->load(c, l, s, limit);
         steps.load = step.lap();
@@ -643,6 +644,11 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   if (gpu && !emulate && runnable && !wake_aids_off()) spinners.emplace();
   CacheFlusher flusher;  // one buffer for every runner's timed calls (mapped on the first)
   PinnedImages images(opt.device);  // every runner's images and read-backs, pinned once (judge/isolation/pinned_images.h)
+  // The runners' calls of a CPU grade scored side by side, on the same pages (SessionOptions::common_arena).
+  // HPCJUDGE_NO_COMMON_ARENA=1 gives each runner its own, to compare.
+  const bool beside = opt.bench && !emulate && opt.score && opt.side_by_side && !opt.vendor && opt.only_case.empty();
+  std::optional<SharedArena> common;
+  if (!gpu && beside && !std::getenv("HPCJUDGE_NO_COMMON_ARENA")) common.emplace();
   const SessionOptions session_options{.library = lib,
                                        .threads = r.machine.threads,
                                        .device = opt.device,
@@ -653,12 +659,12 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                        .flusher = &flusher,
                                        .images = &images,
                                        .under_tool = !opt.runner_prefix.empty(),
-                                       .hidden = hidden_from_runners(paths, opt)};
+                                       .hidden = hidden_from_runners(paths, opt),
+                                       .common_arena = common ? &*common : nullptr};
   // The runners started while the compiler runs (judge/grading/early_runners.h): the performance cases'
   // own runner where the functional tests run first, the rivals where the scale is cached and the grade scored.
   const bool tests = opt.only_case.empty() && opt.functional_tests;
   const bool timed_apart = opt.bench && !emulate && tests;
-  const bool beside = opt.bench && !emulate && opt.score && opt.side_by_side && !opt.vendor && opt.only_case.empty();
   // A GPU grade's largest image and read-back, pinned beside the compile: of the functional tests it runs and
   // of its performance cases.
   LargestLayout pinned;

@@ -1,5 +1,6 @@
 #include "judge/isolation/session.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -846,11 +848,19 @@ void Session::reserve(size_t bytes) {
   if (device_) {
     grow(readback_);
   } else {
-    arena_.reserve(bytes);
+    if (common()) grow(readback_);
+    arena_.reserve(bytes, !common());
   }
 }
 
-const std::byte* Session::result() const { return device_ ? readback_.base() : arena_.base(); }
+const std::byte* Session::result() const { return device_ || common() ? readback_.base() : arena_.base(); }
+
+template <class Copy>
+void Session::each_arena_part(size_t copied, size_t from, size_t to, Copy copy) const {
+  const size_t split = common() ? std::clamp(copied, from, to) : from;
+  if (from < split) copy(opt_.common_arena->base(), from, split - from);
+  if (split < to) copy(arena_.base(), split, to - split);
+}
 
 bool Session::read_back_from(const Session& other, const Signature& sig, const ArenaLayout& layout) {
   // The outputs lie in [0, layout.copied), where the two layouts agree (a rival's workspaces may differ).
@@ -877,7 +887,11 @@ CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const
   } else {
     // Into the runner's memory: every byte but the workspaces', which are never copied (the guard zones
     // around them are).
-    around(layout.total, scratch, [&](size_t from, size_t to) { parallel_copy(arena_.base() + from, image_.base() + from, to - from); });
+    around(layout.total, scratch, [&](size_t from, size_t to) {
+      each_arena_part(layout.copied, from, to, [&](std::byte* arena, size_t at, size_t n) {
+        parallel_copy(arena + at, image_.base() + at, n);
+      });
+    });
     if (host_arena() && !keep_workspace) {
       // A workspace in the host arena (a CPU problem's, or an emulated GPU problem's): garbage, as on a device,
       // and kept, as on a device, where it holds what setup() wrote for the case's calls.
@@ -910,7 +924,7 @@ bool Session::load_from(const Session& from, const Signature& sig, const ArenaLa
 
 bool Session::map_for(const ArenaLayout& layout, double timeout_s, CallOutcome& o) {
   // The runner's memory for this layout, mapped while it is stopped.
-  if (layout.total <= mapped_) return true;
+  if (layout.total <= mapped_ && (!common() || layout.copied == common_mapped_)) return true;
   Request map;
   map.bytes = layout.total;
   int fd = -1;
@@ -920,16 +934,26 @@ bool Session::map_for(const ArenaLayout& layout, double timeout_s, CallOutcome& 
     map.bytes = device_->size();
   } else {
     map.op = Op::MapArena;
+    map.bytes = std::max(layout.total, mapped_);
+    if (common()) {  // the common arena over the first `copied` bytes, its own file under the rest
+      opt_.common_arena->reserve(layout.copied);
+      fd = fcntl(opt_.common_arena->fd(), F_DUPFD_CLOEXEC, 0);
+      if (fd < 0) throw std::system_error(errno, std::generic_category(), "dup of the common arena");
+      map.common_bytes = layout.copied;
+    }
   }
   const Exchange x = exchange(map, timeout_s, "mapping the buffers", o, fd);
   if (fd >= 0) close(fd);
   if (!x.reply || !x.reply->ok) return false;
   mapped_ = map.bytes;
+  common_mapped_ = map.common_bytes;
   return true;
 }
 
 CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt) {
-  if (!opt.loaded) {
+  // In the common arena, loaded right before each call: another session's buffers may have come since (a rival's
+  // call), or its own last call's.
+  if (!opt.loaded || common()) {
     CallOutcome loaded = load(sig, layout, opt);
     if (loaded.status != CallOutcome::Ok) return loaded;
   }
@@ -972,6 +996,15 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     if (trace_)  // where a call's copies go, in µs (docs/design.md, "Where a call's interval goes")
       std::fprintf(stderr, "trace copies runner %d bytes %zu load %.1f flush %.1f read-back %.1f\n",
                    static_cast<int>(child_->pid()), layout.total, 1e6 * load_s_, 1e6 * flush_s, 1e6 * copy.lap());
+  } else if (common() && opt.read_back != ReadBack::None) {
+    // Into the read-back now, before another session's buffers take the common arena: all but the workspaces, or
+    // the outputs alone.
+    const JudgeDevice::Spans skip = opt.read_back == ReadBack::All ? scratch : all_but_outputs(sig, layout);
+    around(layout.total, skip, [&](size_t from, size_t to) {
+      each_arena_part(layout.copied, from, to, [&](const std::byte* arena, size_t at, size_t n) {
+        parallel_copy(readback_.base() + at, arena + at, n);
+      });
+    });
   } else if (!host_arena() && opt.read_back != ReadBack::None) {
     Request down;
     down.op = Op::Download;
@@ -979,11 +1012,12 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     down.bytes = layout.total;
     if (!simple(down, opt.timeout_s, "copying the outputs from the device", o)) return o;
   }
-  if (!device_ && arena_.file_size() != arena_.size()) {
-    o.status = CallOutcome::Error;
-    o.message = "the submission resized the shared memory file that holds its buffers (" +
-                std::to_string(arena_.size()) + " bytes, now " + std::to_string(arena_.file_size()) + ")";
-  }
+  for (const SharedArena* a : {&arena_, common() ? opt_.common_arena : nullptr})
+    if (!device_ && a && a->file_size() != a->size()) {
+      o.status = CallOutcome::Error;
+      o.message = "the submission resized the shared memory file that holds its buffers (" +
+                  std::to_string(a->size()) + " bytes, now " + std::to_string(a->file_size()) + ")";
+    }
   return o;
 }
 

@@ -100,6 +100,14 @@ struct SessionOptions {
   // own user and is confined (harness/confine.h): graded without the sandbox, where the sandbox hides them
   // itself (none then). As root a runner is a user of its own, to whom the cache is closed.
   std::vector<std::filesystem::path> hidden = {};
+  // CPU: the grade's common arena, one memfd that the submission's timed runner and every rival's map, each over the
+  // first ArenaLayout::copied bytes of its own arena (its workspaces stay on its own file), so that every side of a
+  // ratio calls on the same pages; none where null (its own memfd holds them all). On the 2-core VM four memfd
+  // buffers of 32 MiB with the same contents, made one after another, gave a gather over them medians of 30.4,
+  // 32.2, 30.2 and 19.8 ms, each held call after call (docs/design.md, "The offset between runners"). A session
+  // loads its image into it right before each call of its own (call() ignores CallOptions::loaded) and reads the
+  // call back right after into its read-back, which result() gives.
+  SharedArena* common_arena = nullptr;
 };
 
 // What the judge reads back after a call: everything (a submission's call: guard zones and inputs are checked
@@ -221,6 +229,9 @@ class Session {
   // "" where it has no device (a CPU problem, CPU emulation).
   const std::string& device_work() const { return device_work_note_; }
   bool judge_held() const { return device_ != nullptr; }
+  // Its buffers but the workspaces lie in the grade's common arena (SessionOptions::common_arena): each call
+  // loads them itself, right before it, so a load() ahead of the call is a copy for nothing.
+  bool in_common_arena() const { return common(); }
   // The CPU a call's processes may use after its reply before the interval runs on to their stop (the late-work
   // allowance: the runner's own return to waiting, measured by ready()'s pings, plus kLateWorkNs, capped), taken
   // from `timed`, a session ready() made with timed calls: a rival's, whose runner is the same program with the
@@ -254,6 +265,12 @@ class Session {
   RoundTrip measure_round_trip(bool flush, double timeout_s, CallOutcome& o);
   void flush_caches();
   bool host_arena() const { return mode_ == "host" || mode_ == "emulate"; }
+  // Its buffers but the workspaces in the grade's common arena (SessionOptions::common_arena).
+  bool common() const { return opt_.common_arena && mode_ == "host"; }
+  // The host arena's bytes [from, to) copied with `copy(arena, offset, bytes)`, each part from where it lies:
+  // the common arena below the layout's `copied`, where common(), else the session's own.
+  template <class Copy>
+  void each_arena_part(size_t copied, size_t from, size_t to, Copy copy) const;
   void ended(CallOutcome& o, const std::string& why, CallOutcome::Status status);
   // Before the judge writes a call's buffers on the device: every CUDA process of the family locked once the
   // device work it submitted has ended (within kDeviceWorkLimit), then the family stopped again. False (`o`
@@ -282,6 +299,7 @@ class Session {
   RoundTrip warm_trip_, cold_trip_;
   uint64_t late_work_ns_;  // CPU after a reply past which the interval runs to the stop (session.cpp)
   size_t mapped_ = 0;  // bytes of the runner's buffers mapped so far
+  size_t common_mapped_ = 0;  // of which the first, from the common arena (common())
   double load_s_ = 0;  // the last load's copies, for HPCJUDGE_TRACE
   bool alive_ = false;
   bool measuring_ = false;  // ready() began: its pings and the calls are timed exchanges (exchange())
