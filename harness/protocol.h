@@ -71,7 +71,7 @@ struct Request {
   bool keep_workspace = false;     // Upload: the workspace holds what setup() wrote: neither copied nor filled
   size_t bytes = 0;                // MapArena, MapDevice, Upload, Download: the arena's size
   // MapArena with a descriptor sent: the grade's common arena (a CPU problem's inputs and outputs, one memfd that
-  // every runner of the grade maps: judge/isolation/session.h, CommonArena), mapped over the arena's first
+  // every runner of the grade maps: judge/isolation/session.h, SessionOptions::common_arena), mapped over the arena's first
   // `common_bytes`, where the runner's own memfd keeps the rest (the workspaces).
   size_t common_bytes = 0;
   size_t device_memory_limit = 0;  // Call, CallSetup (GPU): what the submission may hold allocated (0: none)

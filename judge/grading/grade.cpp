@@ -457,9 +457,9 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
                               .quiet = &inputs,
                               .device_time = opt.device_time};
       // Every runner's buffers loaded before any call of the run: the rivals' from the submission's, on a GPU
-      // on the device (one upload), while no call has touched them yet. In a CPU grade's common arena each call
-      // loads its own, right before it (SessionOptions::common_arena).
-      CallOutcome o = s.in_common_arena() ? CallOutcome{} : s.load(l.sig, l.layout, timed);
+      // on the device (one upload), while no call has touched them yet (in a CPU grade's common arena each call
+      // loads its own, right before it: Session::load).
+      CallOutcome o = s.load(l.sig, l.layout, timed);
       if (o.status == CallOutcome::Ok) {
         if (nr > 0) rivals->load(c, l, s, limit);
         steps.load = step.lap();

@@ -194,8 +194,7 @@ void Rivals::load(const Case& c, const LaidCase& sub, const Session& loaded, dou
     if (!on_device) {
       copy_inputs(sub, l, false);  // this call's; the per-case ones lay_out() copied
       prepare(l, m.session->image());
-      // In the common arena the call loads it, right before it (SessionOptions::common_arena).
-      if (!m.session->in_common_arena()) o = m.session->load(l.sig, l.layout, opt);
+      o = m.session->load(l.sig, l.layout, opt);
     } else {
       for (const GeneratedScalar& g : l.sig.generated) l.sig.args[g.arg].scalar = sub.sig.args[g.arg].scalar;
     }

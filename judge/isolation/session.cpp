@@ -871,6 +871,17 @@ bool Session::read_back_from(const Session& other, const Signature& sig, const A
 }
 
 CallOutcome Session::load(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt) {
+  // In the common arena only mapped now: call() copies the buffers in right before the call, as another
+  // session's call may come in between (a rival's).
+  if (common()) {
+    CallOutcome o;
+    map_for(layout, opt.timeout_s, o);
+    return o;
+  }
+  return load_now(sig, layout, opt);
+}
+
+CallOutcome Session::load_now(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt) {
   CallOutcome o;
   const JudgeDevice::Spans scratch = scratch_spans(sig, layout);
   if (!map_for(layout, opt.timeout_s, o)) return o;
@@ -954,7 +965,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   // In the common arena, loaded right before each call: another session's buffers may have come since (a rival's
   // call), or its own last call's.
   if (!opt.loaded || common()) {
-    CallOutcome loaded = load(sig, layout, opt);
+    CallOutcome loaded = load_now(sig, layout, opt);
     if (loaded.status != CallOutcome::Ok) return loaded;
   }
   CallOutcome o;

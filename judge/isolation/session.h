@@ -182,6 +182,7 @@ class Session {
   CallOutcome call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
   // call()'s first step alone: the runner's memory mapped for the layout, the image copied into it (for a
   // GPU problem, onto the judge's device buffers). While the runner is stopped, so it sees them only in its call.
+  // In the common arena (SessionOptions::common_arena) only the mapping: call() copies in right before each call.
   CallOutcome load(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
   // load() from another session's device buffers instead of this one's image, on the device: `from` holds
   // the same layout but for the workspaces (same_but_workspaces), loaded for this run and not yet called on (a
@@ -229,9 +230,6 @@ class Session {
   // "" where it has no device (a CPU problem, CPU emulation).
   const std::string& device_work() const { return device_work_note_; }
   bool judge_held() const { return device_ != nullptr; }
-  // Its buffers but the workspaces lie in the grade's common arena (SessionOptions::common_arena): each call
-  // loads them itself, right before it, so a load() ahead of the call is a copy for nothing.
-  bool in_common_arena() const { return common(); }
   // The CPU a call's processes may use after its reply before the interval runs on to their stop (the late-work
   // allowance: the runner's own return to waiting, measured by ready()'s pings, plus kLateWorkNs, capped), taken
   // from `timed`, a session ready() made with timed calls: a rival's, whose runner is the same program with the
@@ -267,6 +265,8 @@ class Session {
   bool host_arena() const { return mode_ == "host" || mode_ == "emulate"; }
   // Its buffers but the workspaces in the grade's common arena (SessionOptions::common_arena).
   bool common() const { return opt_.common_arena && mode_ == "host"; }
+  // load()'s copies, which call() makes itself right before each call in the common arena.
+  CallOutcome load_now(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
   // The host arena's bytes [from, to) copied with `copy(arena, offset, bytes)`, each part from where it lies:
   // the common arena below the layout's `copied`, where common(), else the session's own.
   template <class Copy>
