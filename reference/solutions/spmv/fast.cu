@@ -448,8 +448,10 @@ int sm_count() {
 
 int grid_blocks() { return sm_count() * 8; }  // enough resident warps to fill the GPU
 
-// The packed kernel's scratch, allocated once: the hot entries of x, gathered each call.
-float* g_xh = nullptr;
+// The packed kernel's scratch: the hot entries of x, gathered each call. A module array rather than a cudaMalloc
+// kept for the process's life, which --sanitize's leak check would call a leak (196,608 bytes, never freed).
+__device__ float g_xh_dev[kHotMax];
+float* g_xh = nullptr;  // its device address, looked up once in setup()
 
 // The plan setup() wrote last, as the host knows it, for the workspace it wrote it into: solve() launches by it
 // (one width whole, the chunks' kernel only where there are chunks). A solve() on another workspace reads the plan
@@ -744,7 +746,7 @@ extern "C" void setup(int rows, int cols, int nnz, const int* row_ptr, const int
     const Layout at(rows, cols, nnz);
     char* ws = static_cast<char*>(workspace);
     if (!g_xh) {
-        cudaMalloc(&g_xh, kHotMax * sizeof(float));
+        cudaGetSymbolAddress(reinterpret_cast<void**>(&g_xh), g_xh_dev);
         for (auto kernel : {packed_kernel<false>, packed_kernel<true>})
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>((kHotMax + 1) * sizeof(float)));
