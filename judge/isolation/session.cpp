@@ -457,7 +457,7 @@ void Session::ended(CallOutcome& o, const std::string& why, CallOutcome::Status 
   o.message = why;
 }
 
-bool Session::hold_device_work(CallOutcome& o) {
+bool Session::hold_device_work(CallOutcome& o, const char* before) {
   if (!device_lock_ || !alive_ || device_lock_->held()) return true;
   const auto unlock_stopped = [&] {  // what was locked, unlocked (they must run for it) before a kill or a retreat
     family_->resume();
@@ -481,11 +481,11 @@ bool Session::hold_device_work(CallOutcome& o) {
       return false;
     }
     if (r == DeviceLock::Result::Busy) {
-      char buf[200];
+      char buf[300];
       std::snprintf(buf, sizeof buf,
                     "device work of the submission's did not end within %.3g s when the judge waited for it, outside "
-                    "its calls, before writing a call's inputs (",
-                    std::chrono::duration<double>(kDeviceWorkLimit).count());
+                    "its calls, %s (",
+                    std::chrono::duration<double>(kDeviceWorkLimit).count(), before);
       unlock_stopped();
       ended(o, buf + why +
                    "): work launched after solve() returned (a kernel left running, or work queued behind a wait) "
@@ -774,7 +774,7 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
   std::vector<uint64_t> after;
   const int count = flush ? kColdSamples : kRoundTripSamples;
   for (int i = 0; i < kRoundTripWarmup + count; ++i) {
-    if (!hold_device_work(o)) return {};  // as before a call: its unlock is in the interval
+    if (!hold_device_work(o, "before a ping")) return {};  // as before a call: its unlock is in the interval
     if (flush) flush_caches();
     Request q;
     q.op = Op::Ping;
@@ -887,7 +887,7 @@ CallOutcome Session::load_now(const Signature& sig, const ArenaLayout& layout, c
   if (!map_for(layout, opt.timeout_s, o)) return o;
   // The inputs, the sentinels and the guards: into the runner's memory now, never earlier.
   const bool keep_workspace = keeps_workspace(sig, opt);
-  if (device_ && !hold_device_work(o)) return o;
+  if (device_ && !hold_device_work(o, "before writing a call's inputs")) return o;
   Stopwatch copy;
   if (device_) {
     // Pinned over what is copied (never a workspace), where the pool's block was not already.
@@ -925,7 +925,7 @@ CallOutcome Session::load_now(const Signature& sig, const ArenaLayout& layout, c
 bool Session::load_from(const Session& from, const Signature& sig, const ArenaLayout& layout,
                         const CallOptions& opt, CallOutcome& o) {
   if (!device_ || !from.device_ || from.device_->size() < layout.copied) return false;
-  if (!map_for(layout, opt.timeout_s, o) || !hold_device_work(o)) return true;
+  if (!map_for(layout, opt.timeout_s, o) || !hold_device_work(o, "before writing a call's inputs")) return true;
   Stopwatch copy;
   if (opt_.pin_read_back) readback_.pin(layout.copied);
   device_->copy_from(*from.device_, layout.copied, layout.total, scratch_spans(sig, layout), !keeps_workspace(sig, opt));

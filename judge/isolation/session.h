@@ -272,10 +272,10 @@ class Session {
   template <class Copy>
   void each_arena_part(size_t copied, size_t from, size_t to, Copy copy) const;
   void ended(CallOutcome& o, const std::string& why, CallOutcome::Status status);
-  // Before the judge writes a call's buffers on the device: every CUDA process of the family locked once the
-  // device work it submitted has ended (within kDeviceWorkLimit), then the family stopped again. False (`o`
-  // says why: RE) where some work did not end; the family is killed then.
-  bool hold_device_work(CallOutcome& o);
+  // Before the judge writes a call's buffers on the device (or pings): every CUDA process of the family locked
+  // once the device work it submitted has ended (within kDeviceWorkLimit), then the family stopped again. False
+  // (`o` says why, naming `before`: RE) where some work did not end; the family is killed then.
+  bool hold_device_work(CallOutcome& o, const char* before);
   // After the family was resumed: what hold_device_work() locked, unlocked. False where the driver refused.
   bool release_device_work(CallOutcome& o, const char* during);
   ExitStatus reap();
