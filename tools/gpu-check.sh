@@ -5,7 +5,8 @@
 #   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|sanitize|speed|trace|wake|unlock|wake-probe|flush-probe|switch-probe|l2-probe|busy-probe|unlock-probe|all] [ctest -R regex | seconds]
 # speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
 # runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached.
-# trace: where each timed call's interval goes (HPCJUDGE_TRACE), medians per runner and size.
+# trace: where each timed call's interval goes (HPCJUDGE_TRACE), each fast reference ($SLUGS) against itself with a
+# second fast runner beside: medians per side and case of the request's way, the device's part, the reply's way.
 # wake: the same fast reference ($SLUGS, default $TRACE_SLUG or vector-add) judged with the wake aids off and on,
 # twice each (HPCJUDGE_NO_WAKE_AIDS). speed, wake and unlock print each grade's interval beside the CPU time other
 # processes took and the hypervisor's steal during its timing (timing.cpu_beside_timing).
@@ -57,6 +58,32 @@ r = json.load(open(sys.argv[1]))
 c, s = r.get("timing", {}).get("cpu_beside_timing") or {}, r.get("score", {})
 print(f"  +- {s.get('plus_minus') or 0:.1f}; beside the timing ({c.get('seconds', 0):.1f} s): other processes "
       f"{c.get('others_cpu_s', 0):.2f} CPU-s, the hypervisor's steal {c.get('steal_s', 0):.2f} CPU-s")
+PY
+}
+side_medians() {  # TRACE: per performance case (its calls' reported time within a factor of 2) and side (the
+  # `trace runner PID SIDE` lines; a runner they do not name, the functional tests', left out), the medians of
+  # a call's parts in us.
+  python3 - "$1" <<'PY'
+import collections, math, statistics, sys
+side, calls = {}, collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    t = line.split()
+    if t[:2] == ["trace", "runner"] and len(t) >= 4:
+        side[t[2]] = t[3]
+    elif t[:3] == ["trace", "call", "runner"] and len(t) > 4:
+        try:
+            m = {t[i]: float(t[i + 1]) for i in range(4, len(t) - 1, 2) if t[i] != "cpus"}
+        except ValueError:
+            continue
+        if m.get("reported", 0) > 0 and {"body", "gpu-began", "synced", "arrived", "fenced"} <= m.keys():
+            calls[(int(math.log2(m["reported"] + 1)), t[3])].append(m)
+parts = [("request-body", "handed", "body"), ("device", "gpu-began", "synced"), ("reply", "synced", "arrived"),
+         ("interval", "handed", "fenced")]
+for (size, pid), ms in sorted(calls.items(), key=lambda kv: (kv[0][0], side.get(kv[0][1], "~"))):
+    if pid not in side:
+        continue
+    cells = " ".join(f"{name} {statistics.median(m[b] - m[a] for m in ms):7.1f}" for name, a, b in parts)
+    print(f"  ~{2 ** size:>6} us  {side[pid]:<11} {len(ms):4d} calls  {cells}")
 PY
 }
 call_medians() {  # TRACE [unlock]
@@ -211,14 +238,19 @@ if [ "$phase" = switch-probe ] || [ "$phase" = l2-probe ] || [ "$phase" = busy-p
   nvcc -O2 -arch=sm_90 -o "$out/$name" "tools/$name.cu" -lcuda && timeout 300 "$out/$name" | tee "$out/$phase.txt"
 fi
 if [ "$phase" = trace ]; then
-  # Where a timed GPU call's interval goes (docs/design.md, "Where a call's interval goes"): the fast
-  # reference of ${TRACE_SLUG:-vector-add} judged with HPCJUDGE_TRACE=1, then the median of each mark
-  # per runner over the calls of each performance case's size (the runner's reported time as the key).
-  slug=${TRACE_SLUG:-vector-add}
-  HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" --json "$out/trace-$slug.json" \
-    >"$out/trace-$slug.txt" 2>"$out/trace-$slug.log"
-  sed -n '/^performance/,$p' "$out/trace-$slug.txt"
-  call_medians "$out/trace-$slug.log"
+  # Where a timed GPU call's interval goes, side by side (docs/design.md, "Where a call's interval goes"): each
+  # fast reference of ${SLUGS:-${TRACE_SLUG:-vector-add}} judged against itself with a second fast runner beside
+  # (HPCJUDGE_FAST_TWICE=1) and HPCJUDGE_TRACE=1, then for each performance case and side its calls' medians, in
+  # us: the request's way to the runner's body (the resume, the unlock, the wake), the device's part (the GPU
+  # taking up the work to the runner's synchronise), the reply's way, and the interval. Two runners of one program
+  # differ only by where they stand: what differs between them is the offset a score carries.
+  for slug in ${SLUGS:-${TRACE_SLUG:-vector-add}}; do
+    log="$out/trace-$slug"
+    HPCJUDGE_FAST_TWICE=1 HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" \
+      --json "$log.json" >"$log.txt" 2>"$log.log"
+    echo "== $slug: $(grep -o '^verdict.*' "$log.txt" | head -1)"
+    side_medians "$log.log"
+  done
 fi
 if [ "$phase" = bench ]; then
   rm -f "$out/bench.done"
