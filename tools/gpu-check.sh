@@ -4,7 +4,9 @@
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
 #   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|sanitize|speed|trace|wake|unlock|wake-probe|flush-probe|switch-probe|l2-probe|busy-probe|unlock-probe|all] [ctest -R regex | seconds]
 # speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
-# runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached.
+# runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached. Last, a
+# line a problem against issue 16's bars (second grade under 10 s, every case >= 10 runs, both scores >= 98 and
+# within 1 point of each other), with the count of problems that meet them all.
 # trace: where each timed call's interval goes (HPCJUDGE_TRACE), each fast reference ($SLUGS) against itself with a
 # second fast runner beside: medians per side and case of the request's way, the device's part, the reply's way.
 # wake: the same fast reference ($SLUGS, default $TRACE_SLUG or vector-add) judged with the wake aids off and on,
@@ -58,6 +60,35 @@ r = json.load(open(sys.argv[1]))
 c, s = r.get("timing", {}).get("cpu_beside_timing") or {}, r.get("score", {})
 print(f"  +- {s.get('plus_minus') or 0:.1f}; beside the timing ({c.get('seconds', 0):.1f} s): other processes "
       f"{c.get('others_cpu_s', 0):.2f} CPU-s, the hypervisor's steal {c.get('steal_s', 0):.2f} CPU-s")
+PY
+}
+done_when() {  # OUT SLUG...: issue 16's bars over the speed grades, one line a problem and a count
+  python3 - "$@" <<'PY'
+import json, os, sys
+out, slugs, met = sys.argv[1], sys.argv[2:], 0
+for slug in slugs:
+    grades = []
+    for k in (1, 2):
+        try:
+            grades.append(json.load(open(os.path.join(out, f"speed-{slug}-{k}.json"))))
+        except (OSError, ValueError):
+            pass
+    if len(grades) < 2 or any(g.get("verdict") != "AC" for g in grades):
+        print(f"  {slug:<18} not two AC grades")
+        continue
+    (a, b), last = [g["score"] for g in grades], grades[-1]
+    wall = last["timing"]["wall_s"]["total"]
+    runs = min(c["runs"] for c in last["bench"])
+    gap = abs(a["total"] - b["total"])
+    pm = (a.get("plus_minus") or 0) + (b.get("plus_minus") or 0)
+    bars = {"under 10 s": wall < 10, ">= 10 runs": runs >= 10,
+            ">= 98": min(a["total"], b["total"]) >= 98, "within 1 point": gap <= 1}
+    missed = [name for name, ok in bars.items() if not ok]
+    met += not missed
+    within = "" if gap <= 1 else f" (within their intervals, +- {pm:.1f} together)" if gap <= pm else ""
+    print(f"  {slug:<18} {wall:5.2f} s, fewest runs {runs:3d}, scores {a['total']:.1f} and {b['total']:.1f}: "
+          + ("every bar met" if not missed else "missed " + ", ".join(missed) + within))
+print(f"issue 16's bars met by {met} of {len(slugs)} (the second grade's wall time and runs; both scores)")
 PY
 }
 side_medians() {  # TRACE: per performance case (its calls' reported time within a factor of 2) and side (the
@@ -178,6 +209,7 @@ if [ "$phase" = speed ]; then
              END { flush(); if (c != "") print "" }'
     done
   done
+  done_when "$out" ${SLUGS:-vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress prefix-sum reduction merge spmv bfs}
 fi
 if [ "$phase" = wake ]; then
   # What the wake aids change (docs/design.md, "What it costs"): the fast reference of each of $SLUGS (default
