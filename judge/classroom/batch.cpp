@@ -40,6 +40,14 @@ const Problem* problem_of(const fs::path& file) {
   return nullptr;
 }
 
+// Whether a folder holds a file named for a problem (a hidden folder that may be a participant's).
+bool holds_problem_file(const fs::path& folder) {
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(folder, ec))
+    if (problem_of(f.path())) return true;
+  return false;
+}
+
 // Files that `judge pack` adds beside the solutions: not submissions, not warned about.
 bool pack_file(const fs::path& f) { return f.filename() == "manifest.json" || f.filename() == "reports"; }
 
@@ -320,7 +328,16 @@ ClassList scan_class(const fs::path& dir, const fs::path& out, const std::vector
   std::vector<fs::path> folders;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
-    if (name.front() == '.') continue;
+    if (name.front() == '.') {
+      // Hidden (.git, .hpcjudge, an editor's): passed over, and said where it holds a file the batch would grade
+      // under another name, so that no participant is dropped without a word.
+      if (e.is_directory() && !e.is_symlink() && holds_problem_file(e.path())) {
+        c.warnings.push_back("skipped " + e.path().string() + ": a hidden folder (its name begins with '.'), not "
+                             "graded though it holds a problem's file; rename it to grade it");
+        c.not_graded.push_back({"", name, "a hidden folder (its name begins with '.'): rename it to grade it"});
+      }
+      continue;
+    }
     if (e.is_symlink()) {
       c.warnings.push_back("skipped " + e.path().string() + ": a symbolic link, not a participant folder");
       c.not_graded.push_back({"", name, "a symbolic link, not a participant folder"});
@@ -341,7 +358,15 @@ ClassList scan_class(const fs::path& dir, const fs::path& out, const std::vector
     size_t mine = 0;
     for (const auto& f : files) {
       const std::string name = f.filename().string();
-      if (name.front() == '.' || pack_file(f)) continue;
+      if (name.front() == '.') {  // hidden: passed over, said where its name less the dots is a problem's file
+        const size_t shown = name.find_first_not_of('.');
+        if (shown != std::string::npos && problem_of(name.substr(shown))) {
+          c.warnings.push_back("skipped " + f.string() + ": a hidden file (its name begins with '.'), not graded");
+          c.not_graded.push_back({who, name, "a hidden file (its name begins with '.')"});
+        }
+        continue;
+      }
+      if (pack_file(f)) continue;
       const Problem* p = problem_of(f);
       if (!p) {
         std::string why = "named after no problem";

@@ -43,6 +43,9 @@ make_class() {
       "$here/hostile/snoop.cpp" >"$class/snoop/softmax-cpu.cpp"                          # rows 7, 9
   cp "$here/hostile/burner.cpp" "$class/burner/softmax-cpu.cpp"                          # row 8
   for n in "${hostile_names[@]}"; do mkdir -p "$class/$n" && cp "$honest" "$class/$n/softmax-cpu.cpp"; done  # 10, 11
+  # Hidden: a participant's folder and file, said in a warning and the leaderboard; a .git folder, passed over.
+  mkdir -p "$class/.mallory" "$class/.git" && cp "$honest" "$class/.mallory/softmax-cpu.cpp" && touch "$class/.git/HEAD"
+  cp "$honest" "$class/aaron/.softmax-cpu.cpp"
 }
 
 verdict_of() { grep -o '"verdict": "[A-Z]*"' "$1" | head -1 | cut -d'"' -f4; }
@@ -83,6 +86,7 @@ HPCJUDGE_CACHE=$tmp/cache "$judge" batch "$tmp/class" --out "$tmp/results" --no-
 rc=$?
 check "root: the batch ends 0 whatever the class holds" test $rc -eq 0
 check "root: refused files are named in warnings" bash -c "grep -q 'not graded:.*alice' '$tmp/root.err' && grep -q 'not graded:.*carol' '$tmp/root.err'"
+check "root: a hidden participant folder and file are named, not graded; .git passed over quietly" bash -c "grep -q 'skipped .*/\.mallory: a hidden folder' '$tmp/root.err' && grep -q 'skipped .*/aaron/\.softmax-cpu.cpp: a hidden file' '$tmp/root.err' && ! grep -q '\.git' '$tmp/root.err' && grep -q '\.mallory' '$tmp/results/leaderboard.json' && ! test -e '$tmp/results/.mallory'"
 assert_class "$tmp/results" "$tmp/seed" root "$tmp/cache"
 if command -v bwrap >/dev/null; then
   check "root: under the sandbox the snoop saw no process but the sandbox's init" grep -q '[^0-9]1 other processes seen' "$tmp/results/snoop/softmax-cpu.json"
