@@ -36,6 +36,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 phase=${1:-all}
 filter=${2:-}
+# Every GPU problem: what judge, speed and their bars take where $SLUGS does not say.
+gpu_slugs="vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress prefix-sum reduction merge spmv bfs"
 out=${OUT:-$PWD/gpu-check}
 mkdir -p "$out"
 build=${HPCJUDGE_BUILD:-$PWD/build}
@@ -142,7 +144,7 @@ if [ "$phase" = test ] || [ "$phase" = all ]; then
   grep -E "tests passed|tests failed|\(Failed\)|\(Skipped\)|Timeout" "$out/ctest.log"
 fi
 if [ "$phase" = judge ] || [ "$phase" = all ]; then
-  for slug in ${SLUGS:-vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress prefix-sum reduction merge spmv bfs}; do
+  for slug in ${SLUGS:-$gpu_slugs}; do
     for f in reference/solutions/$slug/*.cu; do
       ./judge/judge "$slug" "$f" --json "$out/$slug-$(basename "$f" .cu).json" >"$out/$slug-$(basename "$f" .cu).txt" 2>&1
       echo "== $slug $(basename "$f")"; sed -n '/^performance/,$p' "$out/$slug-$(basename "$f" .cu).txt"
@@ -187,7 +189,7 @@ if [ "$phase" = sanitize ]; then
   done
 fi
 if [ "$phase" = speed ]; then
-  for slug in ${SLUGS:-vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress prefix-sum reduction merge spmv bfs}; do
+  for slug in ${SLUGS:-$gpu_slugs}; do
     for k in $(seq "${SPEED_GRADES:-2}"); do
       log="$out/speed-$slug-$k"
       HPCJUDGE_TRACE=1 timeout "${SPEED_LIMIT:-180}" ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" \
@@ -209,7 +211,7 @@ if [ "$phase" = speed ]; then
              END { flush(); if (c != "") print "" }'
     done
   done
-  done_when "$out" ${SLUGS:-vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress prefix-sum reduction merge spmv bfs}
+  done_when "$out" ${SLUGS:-$gpu_slugs}
 fi
 if [ "$phase" = wake ]; then
   # What the wake aids change (docs/design.md, "What it costs"): the fast reference of each of $SLUGS (default

@@ -325,27 +325,28 @@ std::vector<std::string> read_class_file(const fs::path& dir) {
 ClassList scan_class(const fs::path& dir, const fs::path& out, const std::vector<std::string>& problems) {
   ClassList c;
   const std::set<std::string> listed(problems.begin(), problems.end());
+  // An entry the batch passes over: a warning, and a line in the leaderboard's "not graded" list.
+  const auto skip = [&c](const std::string& who, const fs::path& entry, const std::string& why) {
+    c.warnings.push_back("skipped " + entry.string() + ": " + why);
+    c.not_graded.push_back({who, entry.filename().string(), why});
+  };
   std::vector<fs::path> folders;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
     if (name.front() == '.') {
       // Hidden (.git, .hpcjudge, an editor's): passed over, and said where it holds a file the batch would grade
       // under another name, so that no participant is dropped without a word.
-      if (e.is_directory() && !e.is_symlink() && holds_problem_file(e.path())) {
-        c.warnings.push_back("skipped " + e.path().string() + ": a hidden folder (its name begins with '.'), not "
-                             "graded though it holds a problem's file; rename it to grade it");
-        c.not_graded.push_back({"", name, "a hidden folder (its name begins with '.'): rename it to grade it"});
-      }
+      if (e.is_directory() && !e.is_symlink() && holds_problem_file(e.path()))
+        skip("", e.path(),
+             "a hidden folder (its name begins with '.') that holds a problem's file: rename it to grade it");
       continue;
     }
     if (e.is_symlink()) {
-      c.warnings.push_back("skipped " + e.path().string() + ": a symbolic link, not a participant folder");
-      c.not_graded.push_back({"", name, "a symbolic link, not a participant folder"});
+      skip("", e.path(), "a symbolic link, not a participant folder");
     } else if (e.is_directory()) {
       folders.push_back(e.path());
     } else if (name != "class.json") {
-      c.warnings.push_back("skipped " + e.path().string() + ": not a participant folder");
-      c.not_graded.push_back({"", name, "not a participant folder"});
+      skip("", e.path(), "not a participant folder");
     }
   }
   std::sort(folders.begin(), folders.end());
@@ -360,10 +361,8 @@ ClassList scan_class(const fs::path& dir, const fs::path& out, const std::vector
       const std::string name = f.filename().string();
       if (name.front() == '.') {  // hidden: passed over, said where its name less the dots is a problem's file
         const size_t shown = name.find_first_not_of('.');
-        if (shown != std::string::npos && problem_of(name.substr(shown))) {
-          c.warnings.push_back("skipped " + f.string() + ": a hidden file (its name begins with '.'), not graded");
-          c.not_graded.push_back({who, name, "a hidden file (its name begins with '.')"});
-        }
+        if (shown != std::string::npos && problem_of(name.substr(shown)))
+          skip(who, f, "a hidden file (its name begins with '.'): rename it to grade it");
         continue;
       }
       if (pack_file(f)) continue;
@@ -372,14 +371,11 @@ ClassList scan_class(const fs::path& dir, const fs::path& out, const std::vector
         std::string why = "named after no problem";
         if (const Problem* q = Registry::find(f.stem().string()))
           why = q->info().slug + " takes a ." + q->info().source_ext + " file";
-        c.warnings.push_back("skipped " + f.string() + ": " + why);
-        c.not_graded.push_back({who, name, why});
+        skip(who, f, why);
         continue;
       }
       if (!listed.empty() && !listed.count(p->info().slug)) {
-        const std::string why = "not one of this class's problems (" + joined(problems, ", ") + ")";
-        c.warnings.push_back("skipped " + f.string() + ": " + why);
-        c.not_graded.push_back({who, name, why});
+        skip(who, f, "not one of this class's problems (" + joined(problems, ", ") + ")");
         continue;
       }
       // Only a regular file of the participant's own is graded; anything else gets a report saying why.
