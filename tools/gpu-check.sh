@@ -2,7 +2,7 @@
 # The proof run on a GPU machine: build for its GPU, run every test with the
 # GPU tests required (a SKIP there is a failure), then judge each GPU
 # problem's reference solutions with timing. Logs go to $OUT (default ./gpu-check).
-#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|sanitize|speed|trace|wake|unlock|wake-probe|flush-probe|switch-probe|l2-probe|busy-probe|unlock-probe|all] [ctest -R regex | seconds]
+#   tools/gpu-check.sh [build|test|judge|bench|bench-start|bench-wait|repeat|sanitize|speed|trace|lock|wake|unlock|wake-probe|flush-probe|switch-probe|l2-probe|busy-probe|unlock-probe|all] [ctest -R regex | seconds]
 # speed: each GPU problem's fast reference ($SLUGS) judged twice ($SPEED_GRADES), traced: score, where the grade's wall time went,
 # runs per case, and each timed run's steps (median ms); the first grade times the scale where none is cached. Last, a
 # line a problem against issue 16's bars (second grade under 10 s, every case >= 10 runs, both scores >= 98 and
@@ -20,6 +20,8 @@
 # busy-probe: tools/busy_probe.cu, how long each kind of the judge's device work waits behind a kernel another
 # process keeps resident, and the driver's process lock (judge/isolation/device_lock.h) on a process idle, with a
 # kernel in flight, a resident kernel or queued work, running and stopped, and what a lock and an unlock cost.
+# lock: staged calls against every side locked at the run's load (HPCJUDGE_LOCK_AT_LOAD), alternately: scores and
+# the traced medians per case and side.
 # unlock: the fast references of the short GPU cases judged with a call's unlock asked for while the runner is
 # stopped (HPCJUDGE_UNLOCK_WHILE_STOPPED=1) and after its resume, alternately; scores and the unlock's time.
 # unlock-probe: tools/unlock_probe.cu, a call's unlock asked for after the resume or while the runner is still
@@ -285,6 +287,25 @@ if [ "$phase" = trace ]; then
     echo "== $slug: $(grep -o '^verdict.*' "$log.txt" | head -1)"
     side_medians "$log.log"
   done
+fi
+if [ "$phase" = lock ]; then
+  # Staged calls (each side locked anew right before its own call, its buffers copied from the run's stage)
+  # against every side locked and loaded before the run's first call (HPCJUDGE_LOCK_AT_LOAD=1), alternately,
+  # $GRADES grades each (default 2; docs/design.md, "Device work between calls"): each fast reference of $SLUGS
+  # judged against itself with a second fast runner beside; the score, then per case and side the trace's medians.
+  for slug in ${SLUGS:-vector-add reduction prefix-sum}; do
+    for k in $(seq "${GRADES:-2}"); do
+      for way in staged at-load; do
+        log="$out/lock-$slug-$way-$k"
+        if [ $way = at-load ]; then export HPCJUDGE_LOCK_AT_LOAD=1; else unset HPCJUDGE_LOCK_AT_LOAD; fi
+        HPCJUDGE_FAST_TWICE=1 HPCJUDGE_TRACE=1 ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" \
+          --json "$log.json" >"$log.txt" 2>"$log.log"
+        echo "== $slug, $way, grade $k: $(grep -o '^verdict.*' "$log.txt" | head -1)"
+        side_medians "$log.log"
+      done
+    done
+  done
+  unset HPCJUDGE_LOCK_AT_LOAD
 fi
 if [ "$phase" = bench ]; then
   rm -f "$out/bench.done"

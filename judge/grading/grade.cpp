@@ -359,6 +359,16 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
         if (b) r.bench.push_back(std::move(*b));
     }
   } results{r, std::vector<std::optional<BenchResult>>(cases.size())};
+  // A GPU grade side by side on a device: each run's image uploaded once to a stage of the judge's, from which
+  // every side's call copies its buffers right after its own lock (CallOptions::stage; docs/design.md, "Device
+  // work between calls"). HPCJUDGE_LOCK_AT_LOAD=1 locks and loads every side before the run's first call instead,
+  // as before, to compare.
+  std::unique_ptr<JudgeDevice> stage;
+  if (rivals && rivals->size() > 0 && s.judge_held() && !std::getenv("HPCJUDGE_LOCK_AT_LOAD")) try {
+      stage = make_judge_device(opt.device);
+    } catch (const std::exception&) {
+      stage.reset();  // as before: every side loaded at the run's start
+    }
   for (size_t k = 0; k < order.size(); ++k) {
     const size_t ci = order[k];
     const Case& c = cases[ci];
@@ -456,12 +466,15 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
                               .device_memory_limit = l.device_memory_limit,
                               .quiet = &inputs,
                               .device_time = opt.device_time};
-      // Every runner's buffers loaded before any call of the run: the rivals' from the submission's, on a GPU
-      // on the device (one upload), while no call has touched them yet (in a CPU grade's common arena each call
-      // loads its own, right before it: Session::load).
-      CallOutcome o = s.load(l.sig, l.layout, timed);
+      // On a device with a stage, the run's image onto it once, and each side's buffers copied from it inside
+      // its own call, right after its lock. Otherwise every runner's buffers loaded before any call of the run:
+      // the rivals' from the submission's, on a GPU on the device (one upload), while no call has touched them
+      // yet (in a CPU grade's common arena each call loads its own, right before it: Session::load).
+      const bool staged = stage && s.stage_image(*stage, l.sig, l.layout);
+      // Staged, the submission's runner held before any call of the run (after_call() let it run).
+      CallOutcome o = staged ? s.hold_between_calls("before a run's first call") : s.load(l.sig, l.layout, timed);
       if (o.status == CallOutcome::Ok) {
-        if (nr > 0) rivals->load(c, l, s, limit);
+        if (nr > 0) rivals->load(c, l, s, limit, staged ? stage.get() : nullptr);
         steps.load = step.lap();
         for (const int who : call_order(loop.samples().size(), nr)) {  // the timed runs so far: this one's place
           if (who != kSubmissionCall) {
@@ -471,6 +484,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
           }
           CallOptions now = timed;
           now.loaded = true;
+          if (staged) now.stage = stage.get();
           o = s.call(l.sig, l.layout, now);
           steps.call = step.lap();
           if (o.status != CallOutcome::Ok) break;  // the rest would be measured for nothing

@@ -175,13 +175,22 @@ void Rivals::lay_out(const Problem& p, const Case& c, const LaidCase& submission
   }
 }
 
-void Rivals::load(const Case& c, const LaidCase& sub, const Session& loaded, double limit) {
+void Rivals::load(const Case& c, const LaidCase& sub, const Session& loaded, double limit, const JudgeDevice* stage) {
   for (auto& mp : members_) {
     Member& m = *mp;
     m.loaded = false;
+    m.stage = nullptr;
     m.unchecked.reset();
     if (!m.failure.empty() || !m.laid) continue;
     LaidCase& l = *m.laid;
+    if (stage && m.session->judge_held() && same_but_workspaces(l.layout, sub.layout)) {
+      // Copied from the stage inside its call (CallOptions::stage), and so checked as if copied from `loaded`.
+      for (const GeneratedScalar& g : l.sig.generated) l.sig.args[g.arg].scalar = sub.sig.args[g.arg].scalar;
+      m.stage = stage;
+      m.beside = true;
+      m.loaded = true;
+      continue;
+    }
     const CallOptions opt{.timeout_s = limit};
     CallOutcome o;
     // On the device, where the layouts differ in the workspaces at most (all they copy is at the same
@@ -219,7 +228,8 @@ std::optional<double> Rivals::call(size_t k, const Problem& p, const Case& c, co
                                          .device_memory_limit = l.device_memory_limit,
                                          .loaded = true,
                                          .read_back = check && !later ? ReadBack::Outputs : ReadBack::None,
-                                         .quiet = quiet});
+                                         .quiet = quiet,
+                                         .stage = m.stage});
   if (auto bad = failed_call(o)) {
     withdraw(m, c, bad->verdict, bad->message);
     return std::nullopt;

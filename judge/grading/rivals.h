@@ -85,8 +85,11 @@ class Rivals {
   // Puts the inputs now in the submission's laid-out case `sub` into every active rival's buffers, while
   // `loaded` (the submission's session) holds them loaded and not yet called on: on a GPU with the same
   // layout, copied on the device from the submission's buffers (one upload serves every runner), else
-  // through the rival's own image.
-  void load(const Case& c, const LaidCase& sub, const Session& loaded, double limit);
+  // through the rival's own image. With a `stage` (the run's image on the device: Session::stage_image), a
+  // rival whose buffers are the judge's on a device copies its own from it inside its call instead, right after
+  // its lock (CallOptions::stage).
+  void load(const Case& c, const LaidCase& sub, const Session& loaded, double limit,
+            const JudgeDevice* stage = nullptr);
   // One timed call of rival k on the inputs load() put in place; the output checked when `check` holds
   // a reference, or left for check_beside() where its buffers were copied on the device from the submission's.
   // Returns the call's whole interval on the judge's clock, nothing subtracted (CallOutcome::interval_s: the
@@ -114,6 +117,7 @@ class Rivals {
     std::optional<LaidCase> laid;
     bool loaded = false;  // load() put this run's inputs in its buffers
     bool beside = false;  // load() copied them on the device from the submission's: checked against its image
+    const JudgeDevice* stage = nullptr;  // or its call copies them from this run's stage (CallOptions::stage)
     std::optional<CallOutcome> unchecked;  // call() made a checked call that check_beside() checks
     std::string failure;
   };

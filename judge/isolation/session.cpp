@@ -457,8 +457,13 @@ void Session::ended(CallOutcome& o, const std::string& why, CallOutcome::Status 
   o.message = why;
 }
 
-bool Session::hold_device_work(CallOutcome& o, const char* before) {
-  if (!device_lock_ || !alive_ || device_lock_->held()) return true;
+bool Session::hold_device_work(CallOutcome& o, const char* before, bool fresh) {
+  if (!device_lock_ || !alive_) return true;
+  if (device_lock_->held()) {
+    if (!fresh) return true;
+    family_->resume();  // unlocked (the process must run for it), then locked anew below
+    if (!release_device_work(o, before)) return false;
+  }
   const auto unlock_stopped = [&] {  // what was locked, unlocked (they must run for it) before a kill or a retreat
     family_->resume();
     std::string ignored;
@@ -925,11 +930,28 @@ CallOutcome Session::load_now(const Signature& sig, const ArenaLayout& layout, c
 bool Session::load_from(const Session& from, const Signature& sig, const ArenaLayout& layout,
                         const CallOptions& opt, CallOutcome& o) {
   if (!device_ || !from.device_ || from.device_->size() < layout.copied) return false;
-  if (!map_for(layout, opt.timeout_s, o) || !hold_device_work(o, "before writing a call's inputs")) return true;
+  copy_on_device(*from.device_, sig, layout, opt, o);
+  return true;
+}
+
+bool Session::copy_on_device(const JudgeDevice& from, const Signature& sig, const ArenaLayout& layout,
+                             const CallOptions& opt, CallOutcome& o) {
+  // A staged call's lock taken anew, so that it is as recent on every side (CallOptions::stage).
+  if (!map_for(layout, opt.timeout_s, o) || !hold_device_work(o, "before writing a call's inputs", opt.stage != nullptr))
+    return false;
   Stopwatch copy;
   if (opt_.pin_read_back) readback_.pin(layout.copied);
-  device_->copy_from(*from.device_, layout.copied, layout.total, scratch_spans(sig, layout), !keeps_workspace(sig, opt));
+  device_->copy_from(from, layout.copied, layout.total, scratch_spans(sig, layout), !keeps_workspace(sig, opt));
   load_s_ = copy.lap();
+  return true;
+}
+
+bool Session::stage_image(JudgeDevice& stage, const Signature& sig, const ArenaLayout& layout) {
+  if (!device_) return false;
+  if (const int fd = stage.reserve(layout.copied); fd >= 0) close(fd);  // no runner maps it
+  image_.pin(layout.copied);
+  // The workspaces lie past `copied` and are never copied from it: neither uploaded nor filled here.
+  stage.upload({image_.base(), image_.pinned()}, layout.copied, {}, false, repeating_sentinels(sig, layout));
   return true;
 }
 
@@ -964,7 +986,10 @@ bool Session::map_for(const ArenaLayout& layout, double timeout_s, CallOutcome& 
 CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt) {
   // In the common arena, loaded right before each call: another session's buffers may have come since (a rival's
   // call), or its own last call's.
-  if (!opt.loaded || common()) {
+  if (opt.stage && device_) {  // each side locked right before its own call (CallOptions::stage)
+    CallOutcome loaded;
+    if (!copy_on_device(*opt.stage, sig, layout, opt, loaded)) return loaded;
+  } else if (!opt.loaded || common()) {
     CallOutcome loaded = load_now(sig, layout, opt);
     if (loaded.status != CallOutcome::Ok) return loaded;
   }
@@ -1007,6 +1032,9 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     if (trace_)  // where a call's copies go, in µs (docs/design.md, "Where a call's interval goes")
       std::fprintf(stderr, "trace copies runner %d bytes %zu load %.1f flush %.1f read-back %.1f\n",
                    static_cast<int>(child_->pid()), layout.total, 1e6 * load_s_, 1e6 * flush_s, 1e6 * copy.lap());
+    // A staged call: its device work held from now to its next call, so that work launched after the reply runs
+    // beside no other side's call (CallOptions::stage).
+    if (opt.stage && !hold_device_work(o, "after a timed call")) return o;
   } else if (common() && opt.read_back != ReadBack::None) {
     // Into the read-back now, before another session's buffers take the common arena: all but the workspaces, or
     // the outputs alone.
@@ -1029,6 +1057,12 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
       o.message = "the submission resized the shared memory file that holds its buffers (" +
                   std::to_string(a->size()) + " bytes, now " + std::to_string(a->file_size()) + ")";
     }
+  return o;
+}
+
+CallOutcome Session::hold_between_calls(const char* before) {
+  CallOutcome o;
+  hold_device_work(o, before);
   return o;
 }
 

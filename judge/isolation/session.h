@@ -126,6 +126,12 @@ struct CallOptions {
   // GPU: the runner measures the call's device time too (CallOutcome::device_seconds). `judge bench` only,
   // which times the judge's own references: a submission's word is never part of its score.
   bool device_time = false;
+  // GPU side by side on a device: this call's buffers copied on the device from `stage` (the run's image,
+  // uploaded once: Session::stage_image()) right before the call, the runner's device work locked anew first,
+  // so that every side's lock spans the same steps, its own copy and the flush, and none spans another side's
+  // call; and held again right after the call's read-back, so that no work of its runs beside another side's
+  // call (docs/design.md, "Device work between calls"). CallOptions::loaded is then ignored.
+  const JudgeDevice* stage = nullptr;
 };
 
 // The channel's round trip on one runner, measured before its submission was loaded.
@@ -191,6 +197,10 @@ class Session {
   // `o` failed where the runner could not map them.
   bool load_from(const Session& from, const Signature& sig, const ArenaLayout& layout, const CallOptions& opt,
                  CallOutcome& o);
+  // The image of this run's call into `stage`, device buffers of the judge's that no runner maps, from which
+  // each side's call then copies its own (CallOptions::stage): [0, ArenaLayout::copied), the inputs and the
+  // outputs' sentinels. False where this session's buffers are not the judge's on a device.
+  bool stage_image(JudgeDevice& stage, const Signature& sig, const ArenaLayout& layout);
   // The last call's buffers as the judge read them back: what to check.
   const std::byte* result() const;
   // `other`'s device buffers (a rival's, the same layout but for the workspaces, its call made without a
@@ -201,6 +211,10 @@ class Session {
   bool read_back_from(const Session& other, const Signature& sig, const ArenaLayout& layout);
   // After the judge has checked a call: the submission's output flushed, a thread still working reported.
   CallOutcome after_call(double timeout_s);
+  // GPU on a device: the runner's device work held now, where it is not already, until its next call (a staged
+  // run's, CallOptions::stage, before its first call: after_call() let the runner run), so that work it launched
+  // outside its calls runs beside no other side's call. `before` names the moment in a failure's message.
+  CallOutcome hold_between_calls(const char* before);
   // Calls the submission's workspace_size(args...); its answer is the outcome's ret.
   CallOutcome workspace_size(const std::vector<int64_t>& args, double timeout_s);
   // SM clock and temperature of the GPU (NVML), or an empty object.
@@ -267,6 +281,10 @@ class Session {
   bool common() const { return opt_.common_arena && mode_ == "host"; }
   // load()'s copies, which call() makes itself right before each call in the common arena.
   CallOutcome load_now(const Signature& sig, const ArenaLayout& layout, const CallOptions& opt);
+  // load_from()'s and a staged call's copy: the runner's device work held, then [0, copied) of `from` copied on
+  // the device into this session's buffers, the guard zones laid and the workspaces filled (or kept).
+  bool copy_on_device(const JudgeDevice& from, const Signature& sig, const ArenaLayout& layout,
+                      const CallOptions& opt, CallOutcome& o);
   // The host arena's bytes [from, to) copied with `copy(arena, offset, bytes)`, each part from where it lies:
   // the common arena below the layout's `copied`, where common(), else the session's own.
   template <class Copy>
@@ -275,7 +293,8 @@ class Session {
   // Before the judge writes a call's buffers on the device (or pings): every CUDA process of the family locked
   // once the device work it submitted has ended (within kDeviceWorkLimit), then the family stopped again. False
   // (`o` says why, naming `before`: RE) where some work did not end; the family is killed then.
-  bool hold_device_work(CallOutcome& o, const char* before);
+  // `fresh`: where they are locked already, unlocked and locked anew (a staged call's lock: CallOptions::stage).
+  bool hold_device_work(CallOutcome& o, const char* before, bool fresh = false);
   // After the family was resumed: what hold_device_work() locked, unlocked. False where the driver refused.
   bool release_device_work(CallOutcome& o, const char* during);
   ExitStatus reap();
