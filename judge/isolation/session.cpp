@@ -462,7 +462,7 @@ bool Session::hold_device_work(CallOutcome& o, const char* before, bool fresh) {
   if (device_lock_->held()) {
     if (!fresh) return true;
     family_->resume();  // unlocked (the process must run for it), then locked anew below
-    if (!release_device_work(o, before)) return false;
+    if (!release_device_work(o, "its device work was locked anew")) return false;
   }
   const auto unlock_stopped = [&] {  // what was locked, unlocked (they must run for it) before a kill or a retreat
     family_->resume();
