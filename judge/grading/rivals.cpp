@@ -183,22 +183,17 @@ void Rivals::load(const Case& c, const LaidCase& sub, const Session& loaded, dou
     m.unchecked.reset();
     if (!m.failure.empty() || !m.laid) continue;
     LaidCase& l = *m.laid;
-    if (stage && m.session->judge_held() && same_but_workspaces(l.layout, sub.layout)) {
-      // Copied from the stage inside its call (CallOptions::stage), and so checked as if copied from `loaded`.
-      for (const GeneratedScalar& g : l.sig.generated) l.sig.args[g.arg].scalar = sub.sig.args[g.arg].scalar;
-      m.stage = stage;
-      m.beside = true;
-      m.loaded = true;
-      continue;
-    }
     const CallOptions opt{.timeout_s = limit};
     CallOutcome o;
     // On the device, where the layouts differ in the workspaces at most (all they copy is at the same
     // offsets: ArenaLayout::copied), and a checked call is checked against the submission's image
     // (check_beside()), which holds the same inputs there: the rival's own image is needed only to load from.
     // On the H200, rle-compress's baseline (a 2.1 GB workspace where the fast reference's has none) took 1.2 s
-    // of its first run to pin and fill an image and a read-back of its own.
-    bool on_device = same_but_workspaces(l.layout, sub.layout) && m.session->load_from(loaded, l.sig, l.layout, opt, o);
+    // of its first run to pin and fill an image and a read-back of its own. With a stage, copied from it inside
+    // its call instead (CallOptions::stage).
+    const bool same = same_but_workspaces(l.layout, sub.layout);
+    if (same && stage && m.session->judge_held()) m.stage = stage;
+    const bool on_device = same && (m.stage || m.session->load_from(loaded, l.sig, l.layout, opt, o));
     m.beside = on_device;
     if (!on_device) {
       copy_inputs(sub, l, false);  // this call's; the per-case ones lay_out() copied
