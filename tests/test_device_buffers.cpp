@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/arena.h"
 #include "judge/isolation/device_buffers.h"
 
 using namespace hpcjudge;
@@ -38,4 +39,29 @@ TEST_CASE("an upload with repeating spans puts on the device every byte the imag
   d->upload({image.data(), 0}, total, {}, true, {{a, na}, {b, nb}, {c, nc}});
   d->download({back.data(), 0}, total, {});
   CHECK(back == image);
+}
+
+TEST_CASE("a stage is never exported or flushed from, and a runner's buffers are copied from it on the device") {
+  std::unique_ptr<JudgeDevice> stage, d;
+  try {
+    stage = make_judge_device(0, {.stage = true});
+    d = make_judge_device(0);
+  } catch (const std::exception& e) {
+    SKIP(std::string("no device buffers here: ") + e.what());
+  }
+  const size_t copied = (3 << 20) + 12, total = (5 << 20) + 4096;
+  CHECK(stage->reserve(copied) == -1);  // no runner maps it
+  CHECK(stage->size() >= copied);
+  CHECK_THROWS_AS(stage->flush_caches(), std::logic_error);
+  std::vector<std::byte> image(copied), back(total);
+  for (size_t i = 0; i < copied; ++i) image[i] = static_cast<std::byte>(i * 131 % 251);
+  stage->upload({image.data(), 0}, copied, {}, false, {});
+  if (const int fd = d->reserve(total); fd >= 0) close(fd);
+  d->copy_from(*stage, copied, total, {}, false);
+  d->flush_caches();  // the runner's device still flushes
+  d->download({back.data(), 0}, total, {});
+  CHECK(std::memcmp(back.data(), image.data(), copied) == 0);
+  bool guards = true;
+  for (size_t i = copied; i < total; ++i) guards = guards && back[i] == kGuardByte;
+  CHECK(guards);
 }

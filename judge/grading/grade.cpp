@@ -365,7 +365,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
   // as before, to compare.
   std::unique_ptr<JudgeDevice> stage;
   if (rivals && rivals->size() > 0 && s.judge_held() && !std::getenv("HPCJUDGE_LOCK_AT_LOAD")) try {
-      stage = make_judge_device(opt.device);
+      stage = make_judge_device(opt.device, {.stage = true});
     } catch (const std::exception&) {
       stage.reset();  // as before: every side loaded at the run's start
     }

@@ -18,7 +18,7 @@
 namespace hpcjudge {
 
 #ifndef HPCJUDGE_HAVE_CUDA
-std::unique_ptr<JudgeDevice> make_judge_device(int) {
+std::unique_ptr<JudgeDevice> make_judge_device(int, const JudgeDeviceOptions&) {
   throw std::runtime_error("the judge was built without the CUDA toolkit");
 }
 bool pin_host(std::byte*, size_t, int) { return false; }
@@ -57,33 +57,68 @@ void check(cudaError_t e, const char* what) {
     throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
 }
 
+// Device memory of the judge's own: exportable to a runner (device::SharedBuffer), or for a stage a plain
+// allocation that no other process can map.
+class DeviceMemory {
+ public:
+  DeviceMemory() = default;
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+  ~DeviceMemory() { release(); }
+  // At least `bytes` (at least 1) on `device`, in place of what was held.
+  void make(int device, size_t bytes, bool shared) {
+    release();
+    if (shared) {
+      shared_ = device::SharedBuffer::create(device, bytes);
+      return;
+    }
+    void* p = nullptr;
+    check(cudaMalloc(&p, std::max<size_t>(bytes, 1)), "allocating the stage on the device");
+    plain_ = static_cast<std::byte*>(p);
+    plain_size_ = std::max<size_t>(bytes, 1);
+  }
+  std::byte* data() const { return plain_ ? plain_ : shared_.data(); }
+  size_t size() const { return plain_ ? plain_size_ : shared_.size(); }
+  int export_fd() const { return plain_ ? -1 : shared_.export_fd(); }
+
+ private:
+  void release() {
+    shared_ = device::SharedBuffer();
+    if (plain_) cudaFree(plain_);
+    plain_ = nullptr;
+    plain_size_ = 0;
+  }
+  device::SharedBuffer shared_;
+  std::byte* plain_ = nullptr;
+  size_t plain_size_ = 0;
+};
+
 class CudaJudgeDevice : public JudgeDevice {
  public:
-  explicit CudaJudgeDevice(int device) : device_(device) {
+  CudaJudgeDevice(int device, const JudgeDeviceOptions& opt) : device_(device), stage_(opt.stage) {
     check(cudaSetDevice(device), "cudaSetDevice");
     check(cudaFree(nullptr), "creating the judge's CUDA context");
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaEventCreateWithFlags(&fence_, cudaEventDisableTiming), "cudaEventCreate");
-    int l2 = 0;
-    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
-    flush_bytes_ = std::max<size_t>(2 * static_cast<size_t>(l2), size_t{8} << 20);
-    check(cudaMalloc(&flush_, flush_bytes_), "allocating the L2 flush buffer");
+    if (!stage_) {  // a stage is never flushed from: its copies are the judge's, before the flush of each call
+      int l2 = 0;
+      cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+      flush_bytes_ = std::max<size_t>(2 * static_cast<size_t>(l2), size_t{8} << 20);
+      check(cudaMalloc(&flush_, flush_bytes_), "allocating the L2 flush buffer");
+    }
     // A first buffer: where device memory cannot be shared, this is where it shows.
-    buffers_ = device::SharedBuffer::create(device_, 1);
+    buffers_.make(device_, 1, !stage_);
   }
   ~CudaJudgeDevice() override {
-    cudaFree(flush_);
+    if (flush_) cudaFree(flush_);
     cudaEventDestroy(fence_);
     cudaStreamDestroy(stream_);
   }
   int reserve(size_t bytes) override {
     if (bytes <= buffers_.size() && sent_) return -1;
-    if (bytes > buffers_.size()) {
-      buffers_ = device::SharedBuffer();
-      buffers_ = device::SharedBuffer::create(device_, bytes);
-    }
+    if (bytes > buffers_.size()) buffers_.make(device_, bytes, !stage_);
     sent_ = true;
-    return buffers_.export_fd();
+    return buffers_.export_fd();  // -1 for a stage: no runner maps it
   }
   size_t size() const override { return buffers_.size(); }
   void upload(Host host, size_t bytes, const Spans& scratch, bool fill_scratch, const Spans& repeating) override {
@@ -130,6 +165,7 @@ class CudaJudgeDevice : public JudgeDevice {
     check(cudaStreamSynchronize(stream_), "copying the inputs on the device");
   }
   void flush_caches() override {
+    if (!flush_) throw std::logic_error("a stage's caches are never flushed from: flush the runner's device");
     // What a submission set aside in L2 (an access policy window) must not survive into the timed call.
     cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     cudaCtxResetPersistingL2Cache();
@@ -161,15 +197,18 @@ class CudaJudgeDevice : public JudgeDevice {
   int device_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t fence_ = nullptr;
+  bool stage_ = false;
   void* flush_ = nullptr;
   size_t flush_bytes_ = 0;
-  device::SharedBuffer buffers_;
+  DeviceMemory buffers_;
   bool sent_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<JudgeDevice> make_judge_device(int device) { return std::make_unique<CudaJudgeDevice>(device); }
+std::unique_ptr<JudgeDevice> make_judge_device(int device, const JudgeDeviceOptions& opt) {
+  return std::make_unique<CudaJudgeDevice>(device, opt);
+}
 #endif
 
 }  // namespace hpcjudge

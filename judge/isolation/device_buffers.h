@@ -4,6 +4,9 @@
 // submission's processes are stopped. Before a timed call it also resets
 // what could carry data across the L2 flush: the persisting-L2 limit is set to
 // 0 and persisting lines are reset to normal, then twice the L2 is written.
+// A stage (JudgeDeviceOptions::stage) is device memory of the judge's alone,
+// which no runner maps and which is never flushed from: each run's image is
+// uploaded there once, and each side's buffers are copied from it on the device.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -51,9 +54,15 @@ class JudgeDevice {
   virtual void download(Host host, size_t bytes, const Spans& scratch) = 0;
 };
 
+struct JudgeDeviceOptions {
+  // A stage: a plain allocation, never exported to a runner (reserve() returns -1), and no L2 flush buffer
+  // (flush_caches() throws): only upload() into it and other JudgeDevices' copy_from() out of it.
+  bool stage = false;
+};
+
 // The judge's device buffers on `device`; throws std::runtime_error (why) where
 // this machine cannot share device memory between processes, or the judge was
 // built without CUDA.
-std::unique_ptr<JudgeDevice> make_judge_device(int device);
+std::unique_ptr<JudgeDevice> make_judge_device(int device, const JudgeDeviceOptions& opt = {});
 
 }  // namespace hpcjudge
