@@ -73,6 +73,8 @@ class DeviceMemory {
       return;
     }
     void* p = nullptr;
+    // cudaMalloc allocates on the calling thread's current device, which SharedBuffer::create names itself.
+    check(cudaSetDevice(device), "cudaSetDevice");
     check(cudaMalloc(&p, std::max<size_t>(bytes, 1)), "allocating the stage on the device");
     plain_ = static_cast<std::byte*>(p);
     plain_size_ = std::max<size_t>(bytes, 1);
@@ -106,7 +108,7 @@ class CudaJudgeDevice : public JudgeDevice {
       flush_bytes_ = std::max<size_t>(2 * static_cast<size_t>(l2), size_t{8} << 20);
       check(cudaMalloc(&flush_, flush_bytes_), "allocating the L2 flush buffer");
     }
-    // A first buffer: where device memory cannot be shared, this is where it shows.
+    // A first buffer: where device memory cannot be shared, this is where it shows (a stage's is a plain one).
     buffers_.make(device_, 1, !stage_);
   }
   ~CudaJudgeDevice() override {
