@@ -390,6 +390,50 @@ std::vector<std::pair<int32_t, int32_t>> chain_edges(int64_t n) {
   return e;
 }
 
+std::vector<std::pair<int32_t, int32_t>> rewired_grid_edges(int64_t w, int64_t h, uint64_t seed, uint32_t stream) {
+  std::vector<std::pair<int32_t, int32_t>> e(static_cast<size_t>(w * (h - 1) + h * (w - 1)));
+  const auto id = [w](int64_t x, int64_t y) { return static_cast<int32_t>(y * w + x); };
+  // Edge k from (x, y) to (fx, fy), or with probability 1/16 from (x, y) to a diagonal neighbour (x +- 1, y +- 1),
+  // each sign drawn and turned back where it would leave the grid. A grid one vertex wide or high has no diagonal.
+  const auto edge = [&](int64_t k, int64_t x, int64_t y, int64_t fx, int64_t fy) {
+    const uint64_t b = bits64(seed, stream, static_cast<uint64_t>(k));
+    if ((b & 15) == 0 && w > 1 && h > 1) {
+      const int64_t dx = (b >> 8) & 1 ? 1 : -1, dy = (b >> 9) & 1 ? 1 : -1;
+      fx = x + dx >= 0 && x + dx < w ? x + dx : x - dx;
+      fy = y + dy >= 0 && y + dy < h ? y + dy : y - dy;
+    }
+    e[k] = {id(x, y), id(fx, fy)};
+  };
+  // Row y's edges from k = y (2w - 1): its w - 1 edges right, then its w edges down (none below the last row).
+#pragma omp parallel for schedule(static) if (w * h > (1 << 16))
+  for (int64_t y = 0; y < h; ++y) {
+    int64_t k = y * (2 * w - 1);
+    for (int64_t x = 0; x + 1 < w; ++x) edge(k++, x, y, x + 1, y);
+    if (y + 1 < h)
+      for (int64_t x = 0; x < w; ++x) edge(k++, x, y, x, y + 1);
+  }
+  return e;
+}
+
+std::vector<int32_t> shuffled_ids(int64_t n, uint64_t seed, uint32_t stream) {
+  int scale = 0;
+  while ((int64_t{1} << scale) < n) ++scale;
+  const Scramble perm(scale, seed, stream);
+  std::vector<int32_t> id(static_cast<size_t>(n));
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+  for (int64_t v = 0; v < n; ++v) {
+    int64_t x = perm(v);
+    while (x >= n) x = perm(x);  // v's cycle holds v itself, so the walk ends; under 2 steps on average
+    id[v] = static_cast<int32_t>(x);
+  }
+  return id;
+}
+
+void relabel(std::span<std::pair<int32_t, int32_t>> edges, std::span<const int32_t> id) {
+#pragma omp parallel for schedule(static) if (edges.size() > (1 << 16))
+  for (size_t k = 0; k < edges.size(); ++k) edges[k] = {id[edges[k].first], id[edges[k].second]};
+}
+
 std::vector<std::pair<int32_t, int32_t>> star_edges(int64_t n, int32_t hub) {
   std::vector<std::pair<int32_t, int32_t>> e;
   if (n > 1) e.reserve(static_cast<size_t>(n - 1));

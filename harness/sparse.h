@@ -63,6 +63,18 @@ void csr_of_edges(std::span<const std::pair<int32_t, int32_t>> edges, std::span<
 // bfs's other graph kinds, as edge lists for csr_of_edges. A path 0 - 1 - ... - n-1
 // (n - 1 edges; from vertex 0 its far end is n - 1 levels away).
 std::vector<std::pair<int32_t, int32_t>> chain_edges(int64_t n);
+// bfs's grid: the w x h grid graph (vertex y w + x joined to its 4 neighbours), w (h - 1) + h (w - 1) edges as the
+// grid's, but with no formula for its levels: each edge, with probability 1/16, keeps its near end (left or above)
+// and has its far end moved to a diagonal neighbour of the near end, drawn (Watts and Strogatz's rewiring, kept
+// local: a removed edge and a diagonal shortcut each time, so that the levels are no distance of the coordinates
+// while the diameter stays near w + h). A grid one vertex wide or high stays a path. Ids still y w + x: the problem
+// relabels them with shuffled_ids.
+std::vector<std::pair<int32_t, int32_t>> rewired_grid_edges(int64_t w, int64_t h, uint64_t seed, uint32_t stream);
+// A seeded bijection of [0, n) as a table (id[v]: vertex v's new id), computed in parallel: Graph500's scramble of
+// the next power of two, walked along its cycle until it lands below n.
+std::vector<int32_t> shuffled_ids(int64_t n, uint64_t seed, uint32_t stream);
+// Each end u of each edge replaced by id[u].
+void relabel(std::span<std::pair<int32_t, int32_t>> edges, std::span<const int32_t> id);
 // A star: `hub` joined to each of the other n - 1 vertices.
 std::vector<std::pair<int32_t, int32_t>> star_edges(int64_t n, int32_t hub);
 // Two halves with no edge between them: the even vertices and the odd ones (n >= 2), the

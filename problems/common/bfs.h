@@ -90,13 +90,14 @@ class BfsProblem : public FamilyProblem<Solve> {
     const int64_t n = c["n"], edges = c["m"] / 2;
     const uint32_t s = input_stream(c, 0, 0);
     const std::string kind = c.gen.substr(0, c.gen.find(':'));
-    if (kind == "grid") {
-      const int64_t w = std::stoll(c.gen.substr(c.gen.find(':') + 1));  // "grid:W"
-      gen::csr_grid(row_ptr, col_idx, w, n / w, false);
-      return;
-    }
     std::vector<std::pair<int32_t, int32_t>> e;
-    if (kind == "none") {
+    if (kind == "grid") {
+      // Rewired and its ids shuffled, so that neither a formula of the coordinates nor the CSR's layout gives the
+      // levels of a performance case cheaper than a search does (docs/design.md, "A problem").
+      const int64_t w = std::stoll(c.gen.substr(c.gen.find(':') + 1));  // "grid:W"
+      e = gen::rewired_grid_edges(w, n / w, seed, s);
+      gen::relabel(e, gen::shuffled_ids(n, seed, input_stream(c, 0, 1)));
+    } else if (kind == "none") {
     } else if (kind == "chain") {
       e = gen::chain_edges(n);
     } else if (kind == "star") {

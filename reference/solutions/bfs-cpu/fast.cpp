@@ -19,7 +19,7 @@ namespace {
 constexpr int64_t kAlpha = 14, kBeta = 24;
 // Frontier edges below which a top-down level runs on one thread: a parallel level costs the threads' wake-up and
 // a barrier, tens of microseconds where idle threads sleep (as the judge has them do), more than 65,536 edges of
-// work shared by a few threads saves. A 1024 x 1024 grid's levels (at most 8,192 edges) all run on one thread.
+// work shared by a few threads saves. A 1024 x 1024 grid's levels (about 11,000 edges at most) all run on one thread.
 constexpr int64_t kSerialWork = 1 << 16;
 
 // level[] as atomics for the claims of the top-down steps (the same layout as int).
