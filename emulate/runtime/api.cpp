@@ -5,6 +5,7 @@
 #include <cxxabi.h>
 #include <dlfcn.h>
 #include <signal.h>
+#include <ucontext.h>
 
 #include <chrono>
 #include <cstdio>
@@ -228,7 +229,7 @@ struct sigaction previous_segv, previous_bus;
 char alt_stack[64 * 1024];
 
 void on_fault(int sig, siginfo_t* info, void* ctx) {
-  if (g_launch && g_thread) {
+  if (g_launch && g_thread && pthread_equal(g_launch->owner, pthread_self())) {
     set_sticky(cudaErrorIllegalAddress,
                std::string(sig == SIGBUS ? "a fault (SIGBUS)" : "an access to unmapped memory") + " at address " +
                    hex(reinterpret_cast<uintptr_t>(info->si_addr)) + " " + where_kernel() + ", by " +
@@ -236,9 +237,12 @@ void on_fault(int sig, siginfo_t* info, void* ctx) {
                    " (a pointer far outside every buffer, or a thread's stack of 256 KiB overflowing)");
     siglongjmp(g_launch->env, 1);
   }
-  // Not device code: the crash it would have been.
+  // Host code in device memory (a library function: the instrumented accesses are reported before they fault):
+  // recorded, device memory opened, and the access retried, as an instrumented one goes on.
+  const bool write = (static_cast<ucontext_t*>(ctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0;  // x86-64: a write
+  if (sig == SIGSEGV && open_after_host_fault(reinterpret_cast<uintptr_t>(info->si_addr), write)) return;
+  // Not device memory: the crash it would have been.
   sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, nullptr);
-  (void)ctx;
 }
 }  // namespace
 
@@ -266,6 +270,7 @@ void begin_call(size_t limit) {
 
 CallEnd end_call() {
   ledger().limit = 0;
+  report_host_fault();
   std::lock_guard lock(error_mutex);
   CallEnd e;
   if (sticky != cudaSuccess) {

@@ -5,9 +5,12 @@
 //   memory.cpp   the device range, allocations, shared memory, every access checked, the race check
 //   api.cpp      errors, streams, events, the device's description, atomics, what the runner asks
 #pragma once
+#include <pthread.h>
+
 #include <csetjmp>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -66,6 +69,7 @@ struct Launch {
   Body body = nullptr;
   void* closure = nullptr;
   sigjmp_buf env;
+  pthread_t owner{};  // the host thread that runs the grid (a fault on another is host code's)
 };
 
 extern Launch* g_launch;  // the running grid, or null
@@ -93,6 +97,26 @@ enum class Access : uint8_t { Read, Write, Atomic };
 // Checks an access of the running code (kernel or host) and, in shared memory, the race rule.
 void check_access(uintptr_t addr, size_t size, Access kind);
 void reset_shared_for_launch(size_t dynamic_bytes);
+// Outside a kernel and the emulator's own copies and fills, the judge's buffers and every non-managed allocation
+// are PROT_NONE, so host code cannot reach them through code the instrumentation does not see (the C library).
+// A launch holds this for the grid: device memory open, and the lock that orders every change of protection
+// (a failure to open, at the host memory limit, is a sticky cudaErrorMemoryAllocation).
+class DeviceMemoryOpen {
+ public:
+  DeviceMemoryOpen();
+  ~DeviceMemoryOpen();
+  DeviceMemoryOpen(const DeviceMemoryOpen&) = delete;
+  DeviceMemoryOpen& operator=(const DeviceMemoryOpen&) = delete;
+
+ private:
+  std::unique_lock<std::recursive_mutex> lock_;
+  bool opened_ = false;
+};
+// The fault handler's part: a host access to closed device memory is recorded and device memory opened for the
+// rest of the call (the access then completes, as an instrumented one does); false if `addr` is not closed device
+// memory (a crash). report_host_fault() makes the record the call's error, and closes device memory again.
+bool open_after_host_fault(uintptr_t addr, bool write);
+void report_host_fault();
 size_t max_dynamic_shared_optin();
 
 }  // namespace hpcjudge_emu

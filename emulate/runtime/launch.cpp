@@ -242,6 +242,8 @@ void launch(const char* name, const LaunchConfig& cfg, Body body, void* closure)
                             what + " asks for " + std::to_string(cfg.shared) +
                                 " bytes of dynamic shared memory: at most 49152 without cudaFuncSetAttribute("
                                 "cudaFuncAttributeMaxDynamicSharedMemorySize), and 232448 with it");
+  const DeviceMemoryOpen open;  // device memory reachable for the grid, closed to the host again after it
+  if (sticky_set()) return;
   Launch l;
   l.name = name;
   l.grid = g;
@@ -249,6 +251,7 @@ void launch(const char* name, const LaunchConfig& cfg, Body body, void* closure)
   l.shared = cfg.shared;
   l.body = body;
   l.closure = closure;
+  l.owner = pthread_self();
   ++g_launches;
   reset_shared_for_launch(cfg.shared);
   const uint3 saved_t = threadIdx, saved_b = blockIdx;

@@ -12,6 +12,12 @@
 // memory against the race rule: two threads of a block touching the same byte
 // between two barriers, one of them writing, unless both are lanes of one warp
 // ordered by a warp collective, or both accesses are atomic.
+// Host code reaches device memory through code the instrumentation does not see
+// too (the C library: memcpy, memmove, stdio, qsort): so the judge's buffers and
+// every cudaMalloc allocation but a managed one are PROT_NONE outside a kernel
+// and the emulator's own copies and fills; a host fault there is reported as the
+// instrumented path reports an access (harness/emulated_memory.cpp's runner
+// touches none of it: the judge writes and reads the buffers through its own mapping).
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -233,6 +239,81 @@ void check_shared(uintptr_t off, size_t size, Access kind, bool device_code) {
   for (size_t i = 0; i < size; ++i) race_check(v.cells[at + i], kind, "__shared__ ", v.name, at, size);
 }
 
+// --- host access: device memory inaccessible outside kernels and the emulator's own copies ---------------
+// gate_mutex orders every change of protection (launches, copies, allocations, a host fault); a launch holds it.
+std::recursive_mutex gate_mutex;
+bool gate_open = false;  // a kernel runs, or a host fault opened device memory for the rest of the call
+struct HostFault {
+  bool seen = false, write = false;
+  uintptr_t addr = 0;
+} host_fault;
+
+size_t span_of(size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
+
+// The judge's buffers and every live allocation but managed ones, to `prot`; false if one could not be changed.
+bool protect_device_memory(int prot) {
+  bool ok = arena_mapped == 0 || mprotect(reinterpret_cast<void*>(g_lo), arena_mapped, prot) == 0;
+  std::lock_guard lock(heap_mutex);
+  for (const auto& [at, a] : allocations)
+    if (a.live && !a.managed && a.bytes) ok = mprotect(reinterpret_cast<void*>(at), span_of(a.bytes), prot) == 0 && ok;
+  return ok;
+}
+
+// The pages of [p, p + n) that are closed device memory (the judge's buffers or a non-managed allocation), or {0, 0}.
+std::pair<uintptr_t, size_t> closed_pages(const void* p, size_t n) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p), off = a - g_lo;
+  if (gate_open || off >= g_span || n == 0) return {0, 0};
+  uintptr_t lo = a & ~(kPage - 1), hi = span_of(a + n);
+  if (off < kArenaSpan) {
+    hi = std::min(hi, g_lo + span_of(arena_mapped));
+  } else if (off >= kHeapOff) {
+    std::lock_guard lock(heap_mutex);
+    auto it = allocations.upper_bound(a);
+    if (it == allocations.begin()) return {0, 0};
+    --it;
+    if (!it->second.live || it->second.managed) return {0, 0};
+    lo = std::max(lo, it->first);
+    hi = std::min(hi, it->first + span_of(it->second.bytes));
+  } else {
+    return {0, 0};  // shared memory: a kernel's, never closed
+  }
+  return lo < hi ? std::pair{lo, static_cast<size_t>(hi - lo)} : std::pair<uintptr_t, size_t>{0, 0};
+}
+
+// What a host fault touched, for the report.
+std::string fault_place(uintptr_t addr) {
+  const uintptr_t off = addr - g_lo;
+  if (off < kArenaSpan) {
+    for (const runner::Buffer& b : buffers)
+      if (off >= b.offset && off < b.offset + b.bytes) return element(b.name, static_cast<intptr_t>((off - b.offset) / b.elem));
+    return "the judge's buffers";
+  }
+  std::lock_guard lock(heap_mutex);
+  auto it = allocations.upper_bound(addr);
+  if (it == allocations.begin()) return "device memory";
+  --it;
+  return "byte " + std::to_string(addr - it->first) + " of the " + std::to_string(it->second.bytes) +
+         "-byte cudaMalloc allocation #" + std::to_string(it->second.number);
+}
+
+// The closed pages of a copy's or fill's range, opened for it (the caller holds gate_mutex throughout).
+class RangeOpen {
+ public:
+  RangeOpen(const void* p, size_t n) : pages_(closed_pages(p, n)) {
+    if (pages_.second) ok_ = mprotect(reinterpret_cast<void*>(pages_.first), pages_.second, PROT_READ | PROT_WRITE) == 0;
+  }
+  ~RangeOpen() {
+    if (pages_.second) mprotect(reinterpret_cast<void*>(pages_.first), pages_.second, PROT_NONE);
+  }
+  RangeOpen(const RangeOpen&) = delete;
+  RangeOpen& operator=(const RangeOpen&) = delete;
+  bool ok() const { return ok_; }
+
+ private:
+  std::pair<uintptr_t, size_t> pages_;
+  bool ok_ = true;
+};
+
 void* reserve(uintptr_t off, size_t bytes) {
   void* p = mmap(reinterpret_cast<void*>(g_lo + off), bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
@@ -241,6 +322,44 @@ void* reserve(uintptr_t off, size_t bytes) {
 }
 
 }  // namespace
+
+DeviceMemoryOpen::DeviceMemoryOpen() : lock_(gate_mutex) {
+  if (gate_open || !g_span) return;
+  opened_ = true;
+  gate_open = true;
+  if (!protect_device_memory(PROT_READ | PROT_WRITE))
+    set_sticky(cudaErrorMemoryAllocation,
+               "device memory could not be made accessible to the kernel: the host memory limit is reached");
+}
+
+DeviceMemoryOpen::~DeviceMemoryOpen() {
+  if (!opened_ || host_fault.seen) return;  // after a host fault it stays open until the call ends
+  gate_open = false;
+  protect_device_memory(PROT_NONE);
+}
+
+bool open_after_host_fault(uintptr_t addr, bool write) {
+  const uintptr_t off = addr - g_lo;
+  if (off >= g_span) return false;
+  std::lock_guard lock(gate_mutex);
+  if (closed_pages(reinterpret_cast<void*>(addr), 1).second == 0) return false;  // not closed device memory: a crash
+  if (!host_fault.seen) host_fault = {true, write, addr};
+  gate_open = true;
+  return protect_device_memory(PROT_READ | PROT_WRITE);
+}
+
+void report_host_fault() {
+  std::lock_guard lock(gate_mutex);
+  if (!host_fault.seen) return;
+  note_host_error("solve() (host code) touched device memory: a " + std::string(host_fault.write ? "write" : "read") +
+                  " of " + fault_place(host_fault.addr) +
+                  " in code the emulator does not instrument (a library function such as memcpy or fwrite; "
+                  "caught as a SIGSEGV); a device pointer cannot be dereferenced on the host (on a GPU this is a "
+                  "crash)");
+  host_fault = {};
+  gate_open = false;
+  protect_device_memory(PROT_NONE);
+}
 
 void check_access(uintptr_t addr, size_t size, Access kind) {
   const uintptr_t off = addr - g_lo;
@@ -288,12 +407,14 @@ cudaError_t malloc_device(void** p, size_t bytes, bool managed) {
   if (!p) return cudaErrorInvalidValue;
   *p = nullptr;
   if (sticky_set()) return api_error();
+  std::lock_guard gate(gate_mutex);
   std::lock_guard lock(heap_mutex);
   if (!ledger.admit(bytes)) return cudaErrorMemoryAllocation;
   const size_t span = (bytes + kPage - 1) / kPage * kPage;
   if (heap_next + span + kPage > kHeapSpan) return cudaErrorMemoryAllocation;
   const uintptr_t at = g_lo + kHeapOff + heap_next;
   if (span && mprotect(reinterpret_cast<void*>(at), span, PROT_READ | PROT_WRITE) != 0) return cudaErrorMemoryAllocation;
+  if (span && !managed && !gate_open) mprotect(reinterpret_cast<void*>(at), span, PROT_NONE);  // closed to the host
   heap_next += span + kPage;
   allocations[at] = Allocation{bytes, ++allocations_made, managed, true};
   ledger.record(bytes);
@@ -303,6 +424,7 @@ cudaError_t malloc_device(void** p, size_t bytes, bool managed) {
 
 cudaError_t free_device(void* p) {
   if (!p) return api_error();
+  std::lock_guard gate(gate_mutex);
   std::lock_guard lock(heap_mutex);
   auto it = allocations.find(reinterpret_cast<uintptr_t>(p));
   if (it == allocations.end() || !it->second.live) return cudaErrorInvalidValue;
@@ -364,6 +486,9 @@ cudaError_t memcpy_checked(void* dst, const void* src, size_t bytes, cudaMemcpyK
       set_sticky(cudaErrorIllegalAddress, why);
       return cudaErrorIllegalAddress;
     }
+  std::lock_guard gate(gate_mutex);
+  const RangeOpen d(dst, bytes), s(src, bytes);
+  if (!d.ok() || !s.ok()) return cudaErrorMemoryAllocation;
   std::memmove(dst, src, bytes);
   return cudaSuccess;
 }
@@ -376,6 +501,9 @@ cudaError_t memset_checked(void* dst, int value, size_t bytes, const char* what)
     set_sticky(cudaErrorIllegalAddress, why);
     return cudaErrorIllegalAddress;
   }
+  std::lock_guard gate(gate_mutex);
+  const RangeOpen d(dst, bytes);
+  if (!d.ok()) return cudaErrorMemoryAllocation;
   std::memset(dst, value, bytes);
   return cudaSuccess;
 }
@@ -420,8 +548,10 @@ void setup() {
 
 std::byte* map_arena(int fd, size_t bytes) {
   if (bytes > kArenaSpan) throw std::runtime_error("the buffers are larger than the emulated device's range");
+  std::lock_guard gate(gate_mutex);
   if (bytes > arena_mapped) {
-    void* p = mmap(reinterpret_cast<void*>(g_lo), bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+    const int prot = gate_open ? PROT_READ | PROT_WRITE : PROT_NONE;  // closed to the host (see the top)
+    void* p = mmap(reinterpret_cast<void*>(g_lo), bytes, prot, MAP_SHARED | MAP_FIXED, fd, 0);
     if (p == MAP_FAILED) throw std::runtime_error("cannot map the buffers into the emulated device's range");
     arena_mapped = bytes;
   }
