@@ -12,6 +12,7 @@
 #include "judge/files.h"
 #include "judge/grading/compile.h"
 #include "judge/measure/gpu.h"
+#include "judge/reports/tolerant_json.h"
 
 using namespace hpcjudge;
 namespace fs = std::filesystem;
@@ -152,7 +153,9 @@ TEST_CASE("leaderboard: names are text in a spreadsheet and in Markdown") {
   CHECK(csv_field("-2+3") == "'-2+3");
   CHECK(csv_field("@SUM(1)") == "'@SUM(1)");
   CHECK(csv_field("\tx") == "'\tx");
-  CHECK(csv_field("\rx") == "\"'\rx\"");
+  CHECK(csv_field("\rx") == "\\rx");  // shown, as every control character is (terminal_text)
+  CHECK(csv_field("e\x1b[2J\x9b") == "e\\x1b[2J\\x9b");
+  CHECK(md_cell("e\x1b[2J\xC2\x9b王") == "e\\\\x1b[2J\\\\u009b王");
   CHECK(csv_field("alice") == "alice");
   CHECK(md_cell("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert(1)&gt;");
   CHECK(md_cell("| md | cell") == "\\| md \\| cell");
@@ -210,4 +213,39 @@ TEST_CASE("the CUDA toolkit's folders are the ones nvcc reports, wrapper or not"
     for (const fs::path& d : cuda.include_dirs) found = found || fs::exists(d / "cuda_runtime.h");
     CHECK(found);
   }
+}
+
+TEST_CASE("files: untrusted JSON is parsed within a size and a nesting bound, never crashing") {
+  // Arrays 250,000 deep under a manifest's judge_version, under 1 MiB: copied or printed, such a value overflows
+  // the stack; it is refused before it is parsed.
+  const std::string deep = R"({"participant": "m", "judge_version": )" + std::string(250000, '[') +
+                           std::string(250000, ']') + "}";
+  REQUIRE(deep.size() < (1 << 20));
+  CHECK(json_nesting_depth(deep, kMaxJsonDepth) == kMaxJsonDepth + 1);  // stops counting past the bound
+  CHECK(parse_untrusted_json(deep, 1 << 20).is_discarded());
+  std::string objects;
+  for (int i = 0; i < 100000; ++i) objects += R"({"a":)";
+  CHECK(parse_untrusted_json(objects + "1" + std::string(100000, '}'), 1 << 20).is_discarded());
+  // At the bound it is read; brackets inside strings (escaped quotes too) are text, not nesting.
+  const std::string at_bound = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
+  CHECK(parse_untrusted_json(at_bound, 1 << 20).is_array());
+  const nlohmann::json fine = parse_untrusted_json(R"({"name": "[[[\"{{{", "files": [{"path": "a.cpp"}]})", 1 << 20);
+  REQUIRE(fine.is_object());
+  CHECK(fine["name"] == "[[[\"{{{");
+  CHECK(fine["files"][0]["path"] == "a.cpp");
+  // Over the size, or not JSON: discarded, not thrown.
+  CHECK(parse_untrusted_json(R"({"a": 1})", 7).is_discarded());
+  CHECK(parse_untrusted_json(R"({"a": 1})", 8).is_object());
+  CHECK(parse_untrusted_json("{\"a\": ", 1 << 20).is_discarded());
+  CHECK(parse_untrusted_json("", 1 << 20).is_discarded());
+  // From a file: the same bounds, and a file that is refused reads as not valid.
+  Scratch s;
+  std::ofstream(s.dir / "manifest.json") << deep;
+  CHECK(tolerant::read_file(s.dir / "manifest.json", 1 << 20).is_discarded());
+  std::ofstream(s.dir / "big.json") << "[" << std::string(2000, ' ') << "]";
+  CHECK(tolerant::read_file(s.dir / "big.json", 1000).is_discarded());
+  CHECK(tolerant::read_file(s.dir / "big.json", 4000).is_array());
+  fs::create_symlink(s.dir / "big.json", s.dir / "link.json");
+  CHECK(tolerant::read_file(s.dir / "link.json", 4000).is_discarded());
+  CHECK(tolerant::read_file(s.dir / "missing.json", 4000).is_discarded());
 }

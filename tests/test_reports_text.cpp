@@ -59,13 +59,32 @@ TEST_CASE("display width counts columns, not bytes") {
   CHECK(pad_to("toolongname", 4) == "toolongname");
 }
 
-TEST_CASE("names are safe on a terminal") {
-  CHECK(terminal_safe("two\nlines") == "two?lines");
-  CHECK(terminal_safe("\x1b[31mred") == "\xEF\xBF\xBD[31mred");
-  CHECK(terminal_safe("abc\xE2\x80\xAE" "def") == "abc?def");  // right-to-left override
-  CHECK(terminal_safe("\xC2\x9B" "2J") == "?2J");               // C1 control sequence introducer
-  CHECK(terminal_safe("bad \xFF byte") == "bad \xEF\xBF\xBD byte");
+TEST_CASE("names are safe on a terminal: every control shown, never sent") {
+  // One-line fields (file, problem, #line and participant names): line breaks and tabs shown too.
+  CHECK(terminal_safe("two\nlines") == "two\\nlines");
+  CHECK(terminal_safe("a\rb\tc") == "a\\rb\\tc");
+  CHECK(terminal_safe("\x1b[31mred") == "\\x1b[31mred");
+  CHECK(terminal_safe(std::string("nul\0bel\a del\x7f", 13)) == "nul\\x00bel\\x07 del\\x7f");
+  CHECK(terminal_safe("abc\xE2\x80\xAE" "def") == "abc\\u202edef");  // right-to-left override
+  CHECK(terminal_safe("\xC2\x9B" "2J") == "\\u009b2J");               // C1 control sequence introducer, as UTF-8
+  CHECK(terminal_safe("\x9B" "2J \x9D" "0;t\x07") == "\\x9b2J \\x9d0;t\\x07");  // C1 as raw bytes (8-bit CSI, OSC)
+  CHECK(terminal_safe("bad \xFF byte \xE2\x80") == "bad \\xff byte \\xe2\\x80");  // not UTF-8, a sequence cut short
+  CHECK(terminal_safe("\xC0\xAF") == "\\xc0\\xaf");                      // an overlong '/'
   CHECK(terminal_safe("王小明") == "王小明");
+  CHECK(terminal_safe("Zoë 🙂") == "Zoë 🙂");
+}
+
+TEST_CASE("text on a terminal keeps its lines, and nothing else a terminal acts on") {
+  CHECK(terminal_text("a.cpp:1:1: error:\n\tint x\n") == "a.cpp:1:1: error:\n\tint x\n");
+  CHECK(terminal_text("line\r\nnext") == "line\nnext");  // a CRLF's CR dropped
+  CHECK(terminal_text("over\rwrite") == "over\\rwrite");  // a lone CR would return to the line's start
+  // A #line name made to clear the screen and print a verdict of its own.
+  const std::string log = "\x1b[2J\x1b[Hverdict AC   score 100\x1b[8m:1:1: error: expected ';'\n";
+  const std::string shown = terminal_text(log);
+  CHECK(shown.find('\x1b') == std::string::npos);
+  CHECK(shown == "\\x1b[2J\\x1b[Hverdict AC   score 100\\x1b[8m:1:1: error: expected ';'\n");
+  CHECK(terminal_text("\xC2\x9B" "31m\xC2\x85") == "\\u009b31m\\u0085");
+  CHECK(terminal_text("王小明: 错误\n") == "王小明: 错误\n");
 }
 
 TEST_CASE("XML escaping leaves no markup and only valid characters") {

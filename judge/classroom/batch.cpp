@@ -21,6 +21,7 @@
 #include "judge/reports/course.h"
 #include "judge/reports/report.h"
 #include "judge/reports/text.h"
+#include "judge/reports/tolerant_json.h"
 #include "judge/sha256.h"
 #include "judge/versions.h"
 
@@ -160,9 +161,9 @@ void grade_job(const Paths& paths, const BatchOptions& opt, const BatchJob& j, c
     // The seed in the environment, never on the command line (/proc/PID/cmdline is every process's to read).
     if (opt.secret_seed) child.env = {{kSecretSeedVariable, std::to_string(*opt.secret_seed)}};
     child.output_limit = 64 * 1024;
+    child.syscall_filter = false;  // a judge, which kills its runners' users itself; its runners are filtered
     const RunResult r = run_command(child, 4 * 3600);
-    std::ifstream in(part);
-    report = json::parse(in, nullptr, false);
+    report = tolerant::read_file(part, 64 << 20);
     // The judge itself did not finish: FAIL, with no record, so the next batch grades it again.
     if (report.is_discarded() || !report.is_object() || !report.contains("verdict"))
       report = own_report(j, Verdict::FAIL,
@@ -174,8 +175,25 @@ void grade_job(const Paths& paths, const BatchOptions& opt, const BatchJob& j, c
   }
   fs::remove(part);
   write_report(j, report);
-  const json score = report.value("score", json::object());
-  progress.finished(j, report.value("verdict", "FAIL"), score.is_object() ? score.value("total", 0.0) : 0.0);
+  const std::string verdict = tolerant::str(report, "verdict");
+  progress.finished(j, verdict.empty() ? "FAIL" : verdict,
+                    tolerant::num(tolerant::field(report, "score"), "total").value_or(0.0));
+}
+
+// grade_job, where whatever goes wrong costs that file alone: a FAIL report saying why, and the batch goes on.
+void grade_job_alone(const Paths& paths, const BatchOptions& opt, const BatchJob& j, const GradedFrom& record,
+                     int device, Progress& progress) {
+  try {
+    grade_job(paths, opt, j, record, device, progress);
+  } catch (const std::exception& e) {
+    const std::string why = std::string("the batch could not grade this file: ") + e.what();
+    std::fprintf(stderr, "warning: %s: %s\n", job_name(j).c_str(), terminal_safe(why).c_str());
+    try {
+      write_report(j, own_report(j, Verdict::FAIL, why, opt).to_json());
+    } catch (const std::exception&) {  // no report: the next batch grades it again
+    }
+    progress.finished(j, "FAIL", 0.0);
+  }
 }
 
 void check_writable(const fs::path& out) {
@@ -188,13 +206,7 @@ void check_writable(const fs::path& out) {
   fs::remove(probe, ec);
 }
 
-json read_json_file(const fs::path& f, size_t max_bytes) {
-  try {
-    return json::parse(read_regular_file(f, max_bytes), nullptr, false);
-  } catch (const FileRefused&) {
-    return json(json::value_t::discarded);
-  }
-}
+json read_json_file(const fs::path& f, size_t max_bytes) { return tolerant::read_file(f, max_bytes); }
 
 std::string joined(const std::vector<std::string>& v, const std::string& sep) {
   std::string s;
@@ -305,7 +317,7 @@ std::vector<std::string> read_class_file(const fs::path& dir) {
   if (!fs::exists(fs::symlink_status(file, ec))) return {};
   json j;
   try {
-    j = json::parse(read_regular_file(file, kMaxManifestBytes), nullptr, false);
+    j = parse_untrusted_json(read_regular_file(file, kMaxManifestBytes), kMaxManifestBytes);
   } catch (const FileRefused& e) {
     throw std::runtime_error(std::string(e.what()));
   }
@@ -395,7 +407,8 @@ std::string check_pack(const fs::path& folder, const std::vector<BatchJob>& jobs
   if (!fs::exists(fs::symlink_status(file, ec))) return "";
   const json m = read_json_file(file, kMaxManifestBytes);
   if (!m.is_object() || !m.contains("files") || !m["files"].is_array())
-    return "pack: its manifest.json cannot be read";
+    return "pack: its manifest.json cannot be read (not JSON, over " + std::to_string(kMaxManifestBytes >> 20) +
+           " MiB or nested deeper than " + std::to_string(kMaxJsonDepth) + ")";
   std::vector<std::string> issues;
   const std::string made_by = m.value("judge_version", json("?")).is_string() ? m.value("judge_version", "?") : "?";
   if (made_by != judge_version()) issues.push_back("packed with judge " + made_by + ", graded with " + judge_version());
@@ -449,7 +462,13 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
       std::vector<BatchJob> mine;
       for (const auto& j : c.jobs)
         if (j.participant == who) mine.push_back(j);
-      if (const std::string note = check_pack(opt.dir / who, mine); !note.empty()) {
+      std::string note;
+      try {
+        note = check_pack(opt.dir / who, mine);
+      } catch (const std::exception& e) {  // that participant's pack, never the batch
+        note = std::string("pack: cannot be checked: ") + e.what();
+      }
+      if (!note.empty()) {
         packs[who] = note;
         std::fprintf(stderr, "warning: %s: %s\n", terminal_safe(who).c_str(), terminal_safe(note).c_str());
       }
@@ -511,7 +530,7 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
     const std::string why = regrade_reason(paths, j, record, opt.force);
     if (exists && why.empty()) {
       ++kept;
-      if (read_json_file(j.report, 64 << 20)["verdict"] == "SKIP") ++kept_skips[j.slug];  // readable: current
+      if (tolerant::str(read_json_file(j.report, 64 << 20), "verdict") == "SKIP") ++kept_skips[j.slug];
       continue;
     }
     if (exists) std::printf("regrade %s: %s\n", job_name(j).c_str(), terminal_safe(why).c_str());
@@ -532,13 +551,14 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
   for (size_t i = 0; i < todo.size(); ++i)
     (Registry::find(todo[i].slug)->info().kind == Kind::GPU ? gpu : cpu).push_back(i);
   Progress progress(todo.size());
-  for (size_t i : cpu) grade_job(paths, opt, todo[i], records[i], 0, progress);
+  for (size_t i : cpu) grade_job_alone(paths, opt, todo[i], records[i], 0, progress);
   const int devices = gpu.empty() ? 0 : std::max(1, probe_gpu(paths, 0).devices);
   std::atomic<size_t> next{0};
   std::vector<std::thread> workers;
   for (int d = 0; d < devices; ++d)
     workers.emplace_back([&, d] {
-      for (size_t k; (k = next++) < gpu.size();) grade_job(paths, opt, todo[gpu[k]], records[gpu[k]], d, progress);
+      for (size_t k; (k = next++) < gpu.size();)
+        grade_job_alone(paths, opt, todo[gpu[k]], records[gpu[k]], d, progress);
     });
   for (auto& w : workers) w.join();
   progress.end();

@@ -82,7 +82,8 @@ std::string results_folder(const std::string& participant) {
   return own.count(participant) || participant.ends_with(kRenamed) ? participant + kRenamed : participant;
 }
 
-std::string csv_field(const std::string& s) {
+std::string csv_field(const std::string& raw) {
+  const std::string s = terminal_text(raw);  // a file read with cat too: no control character, no invalid UTF-8
   std::string v;
   if (!s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos) v.push_back('\'');
   v.append(s);
@@ -94,7 +95,7 @@ std::string csv_field(const std::string& s) {
 
 std::string md_cell(const std::string& s) {
   std::string out;
-  for (char c : s) {
+  for (char c : terminal_text(s)) {
     switch (c) {
       case '|': out += "\\|"; break;
       case '\\': out += "\\\\"; break;
@@ -115,7 +116,7 @@ json leaderboard_model(const fs::path& results) {
   try {
     std::error_code ec;
     if (fs::exists(fs::symlink_status(results / kBatchFile, ec)))
-      batch = json::parse(read_regular_file(results / kBatchFile, 16 << 20), nullptr, false);
+      batch = parse_untrusted_json(read_regular_file(results / kBatchFile, 16 << 20), 16 << 20);
   } catch (const FileRefused&) {
   }
   if (!batch.is_object()) batch = json::object();
@@ -136,8 +137,7 @@ json leaderboard_model(const fs::path& results) {
     mine = json::object();
     for (const auto& f : fs::directory_iterator(dir.path())) {
       if (f.path().extension() != ".json" || !f.is_regular_file() || f.is_symlink()) continue;
-      std::ifstream in(f.path());
-      const json report = json::parse(in, nullptr, false);
+      const json report = tolerant::read_file(f.path(), 64 << 20);
       if (!readable_report(report)) {  // edited by hand, or not a report at all: the next batch grades it again
         std::fprintf(stderr, "warning: %s is not a report the judge can read; left out (judge batch grades it again)\n",
                      terminal_safe(f.path().string()).c_str());

@@ -16,6 +16,7 @@
 #include "judge/grading/grade.h"
 #include "judge/isolation/process.h"
 #include "judge/reports/text.h"
+#include "judge/reports/tolerant_json.h"
 #include "judge/sha256.h"
 #include "judge/versions.h"
 
@@ -122,8 +123,7 @@ std::string make_pack(const Paths& paths, const PackOptions& opt) {
     json report;
     std::error_code ec;
     if (fs::exists(report_file, ec)) {
-      std::ifstream in(report_file);
-      report = json::parse(in, nullptr, false);
+      report = tolerant::read_file(report_file, 64 << 20);
       if (!report.is_object()) report = json();
     }
     fs::path file = item.file;

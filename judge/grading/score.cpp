@@ -9,6 +9,7 @@
 #include "harness/generators.h"
 #include "judge/measure/cpu_activity.h"
 #include "judge/reports/text.h"
+#include "judge/reports/tolerant_json.h"
 
 namespace hpcjudge {
 
@@ -36,8 +37,7 @@ std::string reference_digest(const fs::path& baseline, const fs::path& fast) {
 
 std::optional<Scale> read_cached_scale(const fs::path& file, const std::string& fingerprint,
                                        const std::string& digest) {
-  std::ifstream in(file);
-  const auto j = nlohmann::json::parse(in, nullptr, false);
+  const auto j = tolerant::read_file(file, 1 << 20);
   if (j.is_discarded() || !j.is_object() || j.value("version", 0) != kScaleVersion ||
       j.value("fingerprint", "") != fingerprint || j.value("references", "") != digest)
     return std::nullopt;

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "judge/isolation/process.h"
+#include "judge/reports/tolerant_json.h"
 
 namespace hpcjudge {
 
@@ -15,11 +16,7 @@ std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kin
   if (mine && !remeasure) return mine;
   const std::string key = m.fingerprint();
   const fs::path file = paths.machine_cache_file(kind == Kind::GPU ? "peaks-gpu" : "peaks-cpu", key);
-  nlohmann::json j;
-  {
-    std::ifstream in(file);
-    j = nlohmann::json::parse(in, nullptr, false);
-  }
+  nlohmann::json j = tolerant::read_file(file, 1 << 20);
   // A cache file edited or cut short (not an object, or without an object of peaks) is no cache: the peaks are
   // measured again. Read as it was, value() below would throw on it and end the judge.
   const bool cached = !j.is_discarded() && j.is_object() && j.value("version", 0) == kPeaksCacheVersion &&
@@ -28,7 +25,7 @@ std::optional<Peaks> machine_peaks(const Paths& paths, const MachineInfo& m, Kin
     std::vector<std::string> argv = {paths.runner.string(), "--calibrate", "--threads", std::to_string(m.threads)};
     if (kind == Kind::GPU) argv.insert(argv.end(), {"--gpu", "--device", std::to_string(device)});
     const RunResult r = run_command(argv, 300);
-    const auto out = nlohmann::json::parse(r.output, nullptr, false);
+    const auto out = parse_untrusted_json(r.output, 1 << 20);
     const char* side = kind == Kind::GPU ? "gpu" : "cpu";
     const bool measured = !r.timed_out && !out.is_discarded() && out.contains(side) && !out[side].contains("error");
     if (!measured && !cached) return std::nullopt;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "harness/text.h"
+#include "harness/untrusted_json.h"
 #include "judge/isolation/process.h"
 
 namespace hpcjudge {
@@ -45,7 +46,7 @@ const GpuProbe& probe_gpu(const Paths& paths, int device) {
   if (it != cache.end()) return it->second;
   GpuProbe g;
   const RunResult r = run_command({paths.runner.string(), "--probe", "--device", std::to_string(device)}, 60);
-  const auto j = nlohmann::json::parse(r.output, nullptr, false);
+  const auto j = parse_untrusted_json(r.output, 1 << 20);
   if (r.timed_out || j.is_discarded()) {
     g.error = "probing the GPU failed: " + r.output.substr(0, 200);
   } else {

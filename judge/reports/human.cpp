@@ -50,7 +50,7 @@ HumanPrinter::HumanPrinter(const Problem& p, Style style, HumanOptions opt) : pr
 
 void HumanPrinter::compiled(const Report& r) {
   const std::string seed = r.seed_secret ? "secret" : std::to_string(r.seed);
-  std::printf("%s  %s  seed %s\n", r.problem.c_str(), r.file.c_str(), seed.c_str());
+  std::printf("%s  %s  seed %s\n", r.problem.c_str(), terminal_safe(r.file).c_str(), seed.c_str());
   std::printf("%s\n", style_.dim("machine: " + r.machine.cpu_model + ", " + std::to_string(r.machine.cores) +
                                  " cores, " + std::to_string(r.machine.threads) + " OpenMP threads; " +
                                  r.machine.compiler)
@@ -73,7 +73,7 @@ void HumanPrinter::test_done(const TestResult& t) {
               pad(t.name, test_width_).c_str(), pad(t.sizes, 22).c_str(),
               rpad(timed ? format_seconds(t.seconds) : "-", 11).c_str());
   std::istringstream why(opt_.verbose || t.summary.empty() ? t.message : t.summary);
-  for (std::string line; std::getline(why, line);) std::printf("       %s\n", line.c_str());
+  for (std::string line; std::getline(why, line);) std::printf("       %s\n", terminal_text(line).c_str());
   std::fflush(stdout);
 }
 
@@ -84,7 +84,7 @@ void HumanPrinter::clear_progress() {
 
 void HumanPrinter::note(const std::string& text) {
   clear_progress();
-  std::printf("%s\n", style_.dim(text).c_str());
+  std::printf("%s\n", style_.dim(terminal_text(text)).c_str());
   std::fflush(stdout);
 }
 
@@ -120,14 +120,14 @@ void HumanPrinter::bench_done(const BenchResult& b) {
               rpad(figure(fmt("%.1f%%", 100 * b.stats.spread())), 7).c_str(),
               (b.stop + (timed && b.edges > 0 ? fmt("  %.2f GTEPS", b.gteps()) : "")).c_str());
   if (b.verdict != Verdict::AC)
-    std::printf("       %s %s\n", style_.paint(b.verdict, verdict_name(b.verdict)).c_str(), b.message.c_str());
+    std::printf("       %s %s\n", style_.paint(b.verdict, verdict_name(b.verdict)).c_str(), terminal_text(b.message).c_str());
   std::fflush(stdout);
 }
 
 void HumanPrinter::finished(const Report& r) {
   clear_progress();
   if (!r.compiled) {
-    std::printf("%s\n", r.compile_log.c_str());
+    std::printf("%s\n", terminal_text(r.compile_log).c_str());
   }
   bool scaled = false;
   for (const auto& b : r.bench) scaled |= b.baseline_s.has_value();
@@ -170,7 +170,7 @@ void HumanPrinter::finished(const Report& r) {
   if (r.emulated && !r.emulation_skipped.empty()) {
     std::printf("%s\n", style_.dim("not run under CPU emulation (too large; judged on a GPU only):").c_str());
     for (const auto& [name, why] : r.emulation_skipped)
-      std::printf("%s\n", style_.dim("  " + name + ": " + why).c_str());
+      std::printf("%s\n", style_.dim("  " + terminal_safe(name) + ": " + terminal_text(why)).c_str());
   }
   if (const auto d = r.timing.find("device_work");
       r.timing.is_object() && d != r.timing.end() && d->is_string() && !r.bench.empty() &&
@@ -217,7 +217,7 @@ void HumanPrinter::finished(const Report& r) {
     std::printf("  %zu of %s wrong (the first: %s)%s\n", wrong, counted(r.tests.size(), "test").c_str(),
                 first_wrong->name.c_str(), opt_.verbose ? "" : "; --verbose (or --json) lists the mismatches in full");
   else if (!r.message.empty())
-    std::printf("  %s\n", r.message.c_str());
+    std::printf("  %s\n", terminal_text(r.message).c_str());
   if (!r.score.note.empty()) std::printf("  %s\n", style_.dim(r.score.note).c_str());
   if (!r.score.noise.empty())
     std::printf("  the score is uncertain by more than %.0f points (%s); judge again on a quiet machine\n", kNoisyPoints,
@@ -234,10 +234,7 @@ std::string submission_output(const Report& r, size_t lines) {
     if (end == std::string::npos) end = r.output.size();
     if (shown < lines) {
       std::string line = r.output.substr(at, std::min<size_t>(end - at, 200));
-      for (char& ch : line)
-        if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7f) ch = '?';
-      if (end - at > 200) line += " ...";
-      s += "  | " + line + "\n";
+      s += "  | " + terminal_text(line) + (end - at > 200 ? " ..." : "") + "\n";
       ++shown;
     }
     ++total;
@@ -257,7 +254,8 @@ std::string summary_line(const Report& r, const Style& style) {
   std::snprintf(score, sizeof score, "%6.1f / %-4.0f", r.score.total(), r.score.max);
   std::string why = r.message.empty() ? r.score.note : r.message;
   if (why.size() > 100) why = why.substr(0, 97) + "...";
-  return pad(r.problem, 20) + " " + style.paint(r.verdict, pad(verdict_name(r.verdict), 5)) + " " + score + "  " + why;
+  return pad(r.problem, 20) + " " + style.paint(r.verdict, pad(verdict_name(r.verdict), 5)) + " " + score + "  " +
+         terminal_safe(why);
 }
 
 }  // namespace hpcjudge

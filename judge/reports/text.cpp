@@ -69,6 +69,55 @@ constexpr Range kZero[] = {{0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD},
 constexpr Range kUnsafe[] = {{0x0000, 0x001F}, {0x007F, 0x009F}, {0x2028, 0x2029}, {0x202A, 0x202E},
                              {0x2066, 0x2069}, {0x200E, 0x200F}, {0x061C, 0x061C}};
 
+// The length of the valid UTF-8 sequence at in[i] (a code point, not overlong, no surrogate, at most U+10FFFF),
+// its code point in `cp`; 0 where the bytes there are no such sequence.
+size_t utf8_sequence(std::string_view in, size_t i, uint32_t& cp) {
+  const auto c = static_cast<unsigned char>(in[i]);
+  if (c < 0x80) return cp = c, 1;
+  size_t len = 0;
+  if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
+  if (len == 0 || i + len > in.size()) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    const auto cc = static_cast<unsigned char>(in[i + k]);
+    if ((cc & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  if (len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0;
+  if (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
+  return len;
+}
+
+// terminal_text and terminal_safe: one way of showing what a terminal must not be sent.
+std::string for_terminal(std::string_view text, bool keep_lines) {
+  std::string out;
+  out.reserve(text.size());
+  char buf[16];
+  for (size_t i = 0; i < text.size();) {
+    uint32_t cp = 0;
+    const size_t len = utf8_sequence(text, i, cp);
+    if (len == 0) {  // not UTF-8: the byte itself, shown
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(text[i++]));
+      out += buf;
+      continue;
+    }
+    const bool crlf = cp == '\r' && i + 1 < text.size() && text[i + 1] == '\n';
+    if (keep_lines && (cp == '\n' || cp == '\t' || crlf)) {
+      if (!crlf) out += static_cast<char>(cp);
+    } else if (cp == '\n' || cp == '\r' || cp == '\t') {
+      out += cp == '\n' ? "\\n" : cp == '\r' ? "\\r" : "\\t";
+    } else if (in(kUnsafe, cp)) {
+      std::snprintf(buf, sizeof buf, cp < 0x80 ? "\\x%02x" : "\\u%04x", static_cast<unsigned>(cp));
+      out += buf;
+    } else {
+      out.append(text, i, len);
+    }
+    i += len;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string utc_now() {
@@ -109,41 +158,20 @@ std::string clean_utf8(std::string_view in) {
   static const char kReplacement[] = "\xEF\xBF\xBD";
   std::string out;
   out.reserve(in.size());
-  size_t i = 0;
-  while (i < in.size()) {
-    const auto c = static_cast<unsigned char>(in[i]);
-    if (c < 0x80) {
-      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) out += kReplacement;
-      else out += static_cast<char>(c);
-      ++i;
-      continue;
-    }
-    size_t len = 0;
+  for (size_t i = 0; i < in.size();) {
     uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
-    bool ok = len > 0 && i + len <= in.size();
-    for (size_t k = 1; ok && k < len; ++k) {
-      const auto cc = static_cast<unsigned char>(in[i + k]);
-      if ((cc & 0xC0) != 0x80) ok = false;
-      else cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (ok && len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ok = false;
-    if (ok && len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ok = false;
-    // Noncharacters U+FFFE and U+FFFF are no XML characters either: one U+FFFD for the three bytes.
-    if (ok && len == 3 && (cp == 0xFFFE || cp == 0xFFFF)) {
-      out += kReplacement;
-      i += len;
-      continue;
-    }
-    if (ok) {
-      out.append(in.substr(i, len));
-      i += len;
-    } else {
+    const size_t len = utf8_sequence(in, i, cp);
+    if (len == 0) {  // one U+FFFD for each byte that is not UTF-8
       out += kReplacement;
       ++i;
+      continue;
     }
+    // A C0 control but tab, newline and CR, DEL, and the noncharacters U+FFFE and U+FFFF (no XML characters either).
+    if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0x7F || cp == 0xFFFE || cp == 0xFFFF)
+      out += kReplacement;
+    else
+      out.append(in, i, len);
+    i += len;
   }
   return out;
 }
@@ -160,17 +188,9 @@ std::string truncate_chars(std::string_view s, size_t n) {
   return clean;
 }
 
-std::string terminal_safe(std::string_view s) {
-  const std::string clean = clean_utf8(s);
-  std::string out;
-  out.reserve(clean.size());
-  for (size_t i = 0, len = 0; i < clean.size(); i += len) {
-    const uint32_t cp = decode(clean, i, len);
-    if (in(kUnsafe, cp)) out += '?';
-    else out.append(clean, i, len);
-  }
-  return out;
-}
+std::string terminal_text(std::string_view s) { return for_terminal(s, true); }
+
+std::string terminal_safe(std::string_view s) { return for_terminal(s, false); }
 
 size_t display_width(std::string_view s) {
   size_t w = 0;

@@ -27,9 +27,14 @@ std::string markup_escape(std::string_view s);
 // At most n code points of clean_utf8(s), with "…" when cut.
 std::string truncate_chars(std::string_view s, size_t n);
 
-// For a terminal: valid UTF-8 with every control character (C0, DEL, C1), line
-// break and bidirectional override shown as '?', so a name cannot move the cursor,
-// colour the screen, reverse the text or start a line of its own.
+// Text the judge does not control (compiler output, file and #line names, a submission's output, a runner's
+// message, participant names) made safe to print on a terminal, so that it cannot move the cursor, clear or colour
+// the screen, set the title, reverse the text or answer back: valid UTF-8 stays as it is (王小明, Zoë), and every
+// other character is shown visibly, never sent: a C0 control or DEL as \x1b, a C1 control (U+0080-U+009F) or a
+// character that reorders or breaks lines (bidirectional overrides, U+2028) as \u009b, a byte that is not valid
+// UTF-8 as \xff. terminal_text keeps newlines and tabs (and drops the CR of a CRLF); for one-line fields (file,
+// problem, #line and participant names, a table's cells), terminal_safe shows them too, as \n, \r and \t.
+std::string terminal_text(std::string_view s);
 std::string terminal_safe(std::string_view s);
 
 // The columns a string of valid UTF-8 takes on a terminal: 2 for East Asian wide and

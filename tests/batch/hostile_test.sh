@@ -25,14 +25,14 @@ check() {  # NAME COMMAND...
   if "$@" >"$tmp/check.out" 2>&1; then echo "ok   $name"; passes=$((passes + 1));
   else echo "FAIL $name"; sed 's/^/     /' "$tmp/check.out" | head -20; fails=$((fails + 1)); fi
 }
-newline_name=$'two\nlines'
+newline_name=$'two\nlines' escape_name=$'clear\033[2Jscreen\x9b'
 hostile_names=('=HYPERLINK("x.invalid","click")' '+cmd|calc' '@SUM(1+1)' '-2+3' '<img src=x onerror=alert(1)>'
-               "$newline_name" '| md | cell' 'slurm' 'leaderboard.json')
+               "$newline_name" '| md | cell' 'slurm' 'leaderboard.json' "$escape_name")
 
 # make_class DIR RESULTS SEED_FILE CACHE: the class, with snoop.cpp's paths written in.
 make_class() {
   local class=$1 results=$2 seed=$3 cache=$4
-  mkdir -p "$class"/{aaron,alice,bob,carol,dave,snoop,burner,zed}
+  mkdir -p "$class"/{aaron,alice,bob,carol,dave,snoop,burner,zed,deep}
   cp "$honest" "$class/aaron/softmax-cpu.cpp"
   cp "$honest" "$class/zed/softmax-cpu.cpp"
   ln -s "$repo/reference/solutions/softmax-cpu/fast.cpp" "$class/alice/softmax-cpu.cpp"  # row 1
@@ -42,6 +42,9 @@ make_class() {
   sed -e "s|@CLASS@|$class|g" -e "s|@RESULTS@|$results|g" -e "s|@SEED_FILE@|$seed|g" -e "s|@CACHE@|$cache|g" \
       "$here/hostile/snoop.cpp" >"$class/snoop/softmax-cpu.cpp"                          # rows 7, 9
   cp "$here/hostile/burner.cpp" "$class/burner/softmax-cpu.cpp"                          # row 8
+  # Issue 56 class 2: a pack manifest under 1 MiB nesting arrays 250,000 deep under judge_version.
+  cp "$honest" "$class/deep/softmax-cpu.cpp"
+  python3 -c 'import sys; sys.stdout.write("{\"files\": [], \"judge_version\": %s}" % ("[" * 250000 + "]" * 250000))' >"$class/deep/manifest.json"
   for n in "${hostile_names[@]}"; do mkdir -p "$class/$n" && cp "$honest" "$class/$n/softmax-cpu.cpp"; done  # 10, 11
   # Hidden: a participant's folder and file, said in a warning and the leaderboard; a .git folder, passed over.
   mkdir -p "$class/.mallory" "$class/.git" && cp "$honest" "$class/.mallory/softmax-cpu.cpp" && touch "$class/.git/HEAD"
@@ -60,6 +63,7 @@ assert_class() {
   check "$l: row 5, a FIFO is refused" grep -q 'a FIFO' "$r/carol/softmax-cpu.json"
   check "$l: a hard link to a file outside is refused" grep -q 'hard link' "$r/dave/softmax-cpu.json"
   check "$l: the honest participants are AC" bash -c "test \"\$(verdict_of '$r/aaron/softmax-cpu.json')\" = AC && test \"\$(verdict_of '$r/zed/softmax-cpu.json')\" = AC" 
+  check "$l: a manifest 250,000 deep costs its participant a note, not the batch a grade" bash -c "test \"\$(verdict_of '$r/deep/softmax-cpu.json')\" = AC && grep -q '| deep |.*pack: its manifest.json cannot be read' '$r/leaderboard.md'"
   for n in "${hostile_names[@]}"; do
     local folder=$n
     case $n in slurm|leaderboard.json) folder="$n (participant)" ;; esac
@@ -67,8 +71,9 @@ assert_class() {
   done
   check "$l: slurm and leaderboard.json are listed" bash -c "grep -q '\"name\": \"slurm\"' '$r/leaderboard.json' && grep -q '\"name\": \"leaderboard.json\"' '$r/leaderboard.json'"
   check "$l: row 10, no CSV cell starts a formula" bash -c "! grep -Eq '(^|,)\"?[-=+@]' '$r/leaderboard.csv' && grep -q \"'=HYPERLINK\" '$r/leaderboard.csv'"
-  check "$l: row 10, Markdown has no raw HTML and one line per row" bash -c "! grep -q '<img' '$r/leaderboard.md' && grep -q '&lt;img' '$r/leaderboard.md' && test \$(grep -c '^| [0-9]' '$r/leaderboard.md') -eq $((8 + ${#hostile_names[@]}))"
+  check "$l: row 10, Markdown has no raw HTML and one line per row" bash -c "! grep -q '<img' '$r/leaderboard.md' && grep -q '&lt;img' '$r/leaderboard.md' && test \$(grep -c '^| [0-9]' '$r/leaderboard.md') -eq $((9 + ${#hostile_names[@]}))"
   check "$l: row 10, the page escapes the names" bash -c "! grep -q '<img src=x' '$r/leaderboard.html'"
+  check "$l: a name's ESC is shown, not written, in every leaderboard file" bash -c "! grep -q \$'\\033' '$r'/leaderboard.* && grep -qF 'clear\x1b[2Jscreen\x9b' '$r/leaderboard.csv'"
   check "$l: rows 7 and 9, the snoop escaped nothing" bash -c "test -f '$r/snoop/softmax-cpu.json' && ! grep -q ESCAPED '$r/snoop/softmax-cpu.json' && test \"\$(verdict_of '$r/snoop/softmax-cpu.json')\" = AC"
   check "$l: row 9, the secret seed is in no report" bash -c "! grep -rq 987654321 '$r'"
   check "$l: row 7, the judge's cache was not poisoned" test ! -e "$cache/poison.json"
@@ -85,6 +90,7 @@ make_class "$tmp/class" "$tmp/results" "$tmp/seed" "$tmp/cache"
 HPCJUDGE_CACHE=$tmp/cache "$judge" batch "$tmp/class" --out "$tmp/results" --no-bench --seed-file "$tmp/seed" >"$tmp/root.out" 2>"$tmp/root.err"
 rc=$?
 check "root: the batch ends 0 whatever the class holds" test $rc -eq 0
+check "root: the batch's own lines show a name's ESC, never send it" bash -c "! grep -q \$'\\033' '$tmp/root.out' '$tmp/root.err' && grep -qF 'clear\x1b[2Jscreen\x9b' '$tmp/root.out'"
 check "root: refused files are named in warnings" bash -c "grep -q 'not graded:.*alice' '$tmp/root.err' && grep -q 'not graded:.*carol' '$tmp/root.err'"
 check "root: a hidden participant folder and file are named, not graded; .git passed over quietly" bash -c "grep -q 'skipped .*/\.mallory: a hidden folder' '$tmp/root.err' && grep -q 'skipped .*/aaron/\.softmax-cpu.cpp: a hidden file' '$tmp/root.err' && ! grep -q '\.git' '$tmp/root.err' && grep -q '\.mallory' '$tmp/results/leaderboard.json' && ! test -e '$tmp/results/.mallory'"
 assert_class "$tmp/results" "$tmp/seed" root "$tmp/cache"

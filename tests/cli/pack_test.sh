@@ -90,5 +90,27 @@ PY
 "$judge" batch "$work/class" --out "$work/r1" --no-bench "${iso[@]}" >"$work/b3.out" 2>"$work/b3.err"
 check "a pack of another judge version: said" grep -q 'tester: pack does not match its manifest: packed with judge 0.0.1+000000000000, graded with ' "$work/b3.err"
 
+# One participant's files cannot stop the batch (issue 56, class 2): a pack whose manifest.json, under 1 MiB, nests
+# arrays 250,000 deep under judge_version (and its report as deep), then reports (one's graded_from, read to decide
+# on a regrade) and a batch record as deep in the results folder. Each is not valid, said for that participant or
+# file; the others are graded and ranked.
+deep_json() { python3 -c 'import sys; sys.stdout.write(sys.argv[1] % ("[" * 250000 + "]" * 250000))' "$1"; }
+mkdir -p "$work/class/deep/reports" && cp "$work/p1/tester/softmax-cpu.cpp" "$work/class/deep/"
+deep_json '{"participant": "deep", "files": [{"path": "softmax-cpu.cpp", "sha256": "'"$(sha256sum <"$work/class/deep/softmax-cpu.cpp" | cut -d' ' -f1)"'"}], "judge_version": %s}' >"$work/class/deep/manifest.json"
+deep_json '{"problem": "softmax-cpu", "verdict": %s}' >"$work/class/deep/reports/softmax-cpu.json"
+"$judge" batch "$work/class" --out "$work/r2" --no-bench "${iso[@]}" >"$work/b4.out" 2>"$work/b4.err"
+rc=$?
+check "a manifest 250,000 deep ($(stat -c %s "$work/class/deep/manifest.json") bytes): the batch exits 0 ($rc), all graded, the leaderboard written" bash -c "test $rc -eq 0 && test -s '$work/r2/leaderboard.md' && grep -q '\"verdict\": \"AC\"' '$work/r2/deep/softmax-cpu.json' && grep -q '\"verdict\": \"AC\"' '$work/r2/tester/softmax-cpu.json'"
+check "... its participant named, in a warning and in its row" bash -c "grep -q '^warning: deep: pack: its manifest.json cannot be read' '$work/b4.err' && grep -q '| deep |.*pack: its manifest.json cannot be read' '$work/r2/leaderboard.md'"
+deep_json '{"problem": "softmax-cpu", "verdict": "AC", "graded_from": %s}' >"$work/r2/deep/softmax-cpu.json"
+deep_json '{"problem": "softmax-gpu", "verdict": %s}' >"$work/r2/tester/softmax-gpu.json"
+"$judge" leaderboard "$work/r2" >"$work/l5.out" 2>"$work/l5.err"
+rc=$?
+check "reports 250,000 deep in the results folder: the leaderboard exits 0 ($rc), leaves them out and names them" bash -c "test $rc -eq 0 && grep -q 'r2/tester/softmax-gpu.json is not a report the judge can read' '$work/l5.err' && grep -q 'r2/deep/softmax-cpu.json is not a report the judge can read' '$work/l5.err' && grep -q '| tester |' '$work/r2/leaderboard.md'"
+deep_json '{"problems": %s}' >"$work/r2/batch.json"
+"$judge" batch "$work/class" --out "$work/r2" --no-bench "${iso[@]}" >"$work/b6.out" 2>"$work/b6.err"
+rc=$?
+check "... and the next batch exits 0 ($rc), regrading the deep report's file" bash -c "test $rc -eq 0 && grep -q '^regrade deep/softmax-cpu.cpp: its report cannot be read' '$work/b6.out' && grep -q '\"verdict\": \"AC\"' '$work/r2/deep/softmax-cpu.json' && test -s '$work/r2/leaderboard.md'"
+
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]
