@@ -1,5 +1,6 @@
 #include "judge/paths.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -12,6 +13,35 @@
 
 namespace hpcjudge {
 
+namespace {
+
+// Whether this user may keep its cache at `dir`: a folder of its own, or none yet in a folder of its own (its own
+// build). A shared install's cache is its owner's alone (compiled libraries and reference answers: docs/design.md,
+// "Trust"), and another user's files there would be in the owner's way.
+bool own_cache(const std::filesystem::path& dir) {
+  struct stat st {};
+  if (stat(dir.c_str(), &st) == 0) return st.st_uid == geteuid();
+  return stat(dir.parent_path().c_str(), &st) == 0 && st.st_uid == geteuid();
+}
+
+// The cache of a user of another's install: $XDG_CACHE_HOME/hpcjudge, else ~/.cache/hpcjudge, closed to other
+// users; where neither can be made (no home folder), a temporary one for this judge's run alone.
+std::filesystem::path users_cache() {
+  namespace fs = std::filesystem;
+  fs::path base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && fs::path(x).is_absolute()) base = x;
+  else if (const char* h = std::getenv("HOME"); h && fs::path(h).is_absolute()) base = fs::path(h) / ".cache";
+  if (!base.empty()) {
+    const fs::path dir = base / "hpcjudge";
+    make_private_folder(dir);
+    if (access(dir.c_str(), W_OK | X_OK) == 0 && own_cache(dir)) return dir;
+  }
+  static const TempDir per_run(std::filesystem::perms::owner_all);
+  return per_run.path;
+}
+
+}  // namespace
+
 Paths Paths::discover() {
   namespace fs = std::filesystem;
   Paths p;
@@ -22,6 +52,7 @@ Paths Paths::discover() {
   if (const char* r = std::getenv("HPCJUDGE_ROOT")) p.root = r;
   p.cache = exe.parent_path().parent_path() / "cache";
   if (const char* c = std::getenv("HPCJUDGE_CACHE")) p.cache = c;
+  else if (!own_cache(p.cache)) p.cache = users_cache();
   p.reports = p.root / ".hpcjudge" / "reports";
   return p;
 }

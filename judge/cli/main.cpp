@@ -13,6 +13,8 @@
 #include <sched.h>
 #include <malloc.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -204,7 +206,7 @@ int cmd_grade(const Paths& paths, const std::string& slug, const std::string& fi
   // child judge and a secret seed keep theirs to the batch).
   if (!opt.seed_secret && opt.participant.empty()) {
     const std::string warning = save_local_report(paths, p.info().slug, dump(j));
-    if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+    if (!warning.empty()) std::fprintf(stderr, "%s\n", terminal_text(warning).c_str());
   }
   return r.verdict == Verdict::AC ? 0 : 1;
 }
@@ -250,7 +252,7 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
     const CompileResult cr = compile_submission(p, paths, read_regular_file(fs::canonical(src), kMaxSourceBytes),
                                                 tmp / "names", {.arch = g.device.value("arch", "sm_90")});
     if (!cr.ok) {
-      std::printf("CE  %s\n%s", cr.message.c_str(), cr.log.c_str());
+      std::printf("CE  %s\n%s", terminal_text(cr.message).c_str(), terminal_text(cr.log).c_str());
       return 1;
     }
     std::vector<std::string> mangled;
@@ -272,7 +274,7 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
   HumanPrinter printer(p, Style::detect(stdout));
   const Report r = grade(p, src, opt, paths, printer);
   if (r.verdict != Verdict::AC || r.bench.empty()) {
-    std::printf("verdict %s: %s\n", verdict_name(r.verdict), r.message.c_str());
+    std::printf("verdict %s: %s\n", verdict_name(r.verdict), terminal_text(r.message).c_str());
     if (!r.output.empty()) std::printf("%s", submission_output(r, 40).c_str());
     return 1;
   }
@@ -289,9 +291,9 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
     }
     const RunResult csv = run_command({tool, "--import", rep.string(), "--csv", "--page", "raw"}, 600, 64 << 20);
     const std::vector<NcuKernel> kernels = parse_ncu_raw_csv(csv.output);
-    if (kernels.empty()) std::printf("  ncu --import found no kernel in the report:\n%s\n", csv.output.substr(0, 2000).c_str());
+    if (kernels.empty()) std::printf("  ncu --import found no kernel in the report:\n%s\n", terminal_text(csv.output.substr(0, 2000)).c_str());
     for (const NcuKernel& k : kernels) {
-      std::printf("  kernel %s\n", k.name.c_str());
+      std::printf("  kernel %s\n", terminal_safe(k.name).c_str());
       for (const std::string& line : ncu_summary(k)) std::printf("    %s\n", line.c_str());
     }
     kept = keep / (base + ".ncu-rep");
@@ -329,7 +331,9 @@ struct GradingFlags {
   bool emulate_on = false, emulate_off = false;
   std::string seed, seed_file;
   std::optional<std::string> secret_seed;  // handed down by a batch (take_secret_seed)
+  bool per_file = true;  // one file's options (not a batch's)
   void add_to(CLI::App& app, bool per_file = true) {
+    this->per_file = per_file;
     app.add_option("--seed", seed, "input seed, 0 to 2^64-1 (default: the public seed 42)");
     app.add_option("--seed-file", seed_file, "read the (secret) seed from this file; reports never show it");
     app.add_flag("--no-bench", no_bench, "skip the performance cases (correctness points only)");
@@ -382,11 +386,15 @@ struct GradingFlags {
       std::error_code ec;
       const fs::path real = fs::canonical(seed_file, ec);
       if (ec) throw FileRefused(seed_file + ": " + ec.message());
-      if (const std::string why = not_a_regular_file(real); !why.empty()) throw FileRefused(why);
-      text = read_regular_file(real, kMaxSeedFileBytes);
+      seed_file = real.string();
+      if (const std::string why = not_a_regular_file(seed_file); !why.empty()) throw FileRefused(why);
+      text = read_regular_file(seed_file, kMaxSeedFileBytes);
     } catch (const FileRefused& e) {
       throw UsageError(std::string("--seed-file: ") + e.what());
     }
+    // Hidden from every runner and compiler, whatever its mode: under the sandbox a mount over it, without it
+    // Landlock (harness/confine.h; a batch hides it in each child judge, by the path it is found at).
+    opt.hidden.push_back(seed_file);
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
     if (text.empty()) throw UsageError(seed_file + ": the seed file is empty");
     // A number is the seed; any other text is hashed into one.
@@ -396,6 +404,22 @@ struct GradingFlags {
                    ? v
                    : gen::fnv1a(std::as_bytes(std::span(text.data(), text.size())));
     opt.seed_secret = true;
+    if (per_file) warn_if_seed_in_reach(opt.sandbox);
+  }
+  // Without the sandbox the seed file is hidden by Landlock (harness/confine.h); where the kernel has none, says
+  // who could read it: the judge's own user (a runner as an ordinary user's), or every user where its mode lets
+  // them (a runner as root's, a user of its own).
+  void warn_if_seed_in_reach(bool sandbox) const {
+    if (seed_file.empty() || sandbox || syscall(SYS_landlock_create_ruleset, nullptr, 0, 1u) >= 1) return;
+    struct stat st {};
+    const bool others_read = stat(seed_file.c_str(), &st) == 0 && (st.st_mode & (S_IRGRP | S_IROTH)) != 0;
+    if (geteuid() != 0)
+      std::fprintf(stderr, "warning: %s: this kernel has no Landlock to hide the seed file from the submission, "
+                   "which runs as you without the sandbox: grade with --sandbox\n", terminal_safe(seed_file).c_str());
+    else if (others_read)
+      std::fprintf(stderr, "warning: %s: other users may read the seed file, and this kernel has no Landlock to "
+                   "hide it from the submission without the sandbox: chmod 600 it, or grade with --sandbox\n",
+                   terminal_safe(seed_file).c_str());
   }
 };
 
@@ -407,7 +431,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "judge: %s (see %s --help)\n", e.what(), app.get_name().c_str());
+    std::fprintf(stderr, "judge: %s (see %s --help)\n", terminal_text(e.what()).c_str(), app.get_name().c_str());
     return 2;
   }
 }
@@ -477,6 +501,7 @@ int run(int argc, char** argv) {
                        "--unsafe-no-isolation");
     if (!no_sandbox && !b.sandbox && b.participant.empty())
       std::fprintf(stderr, "warning: bubblewrap is not installed: submissions run without the sandbox\n");
+    flags.warn_if_seed_in_reach(b.sandbox);
     b.seed_file = flags.seed_file;
     if (!b.seed_file.empty()) b.seed_file = fs::absolute(b.seed_file).string();
     if (flags.opt.seed_secret) b.secret_seed = flags.opt.seed;
@@ -547,7 +572,7 @@ int run(int argc, char** argv) {
     app.add_option("--name", p.name, "your name as staff will see it (default: git user.name, else $USER)");
     if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
     try {
-      std::printf("%s\n", make_pack(paths, p).c_str());
+      std::printf("%s\n", terminal_text(make_pack(paths, p)).c_str());
     } catch (const std::exception& e) {
       throw UsageError(e.what());
     }
@@ -642,10 +667,10 @@ int main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "judge: %s\n", e.what());
+    std::fprintf(stderr, "judge: %s\n", terminal_text(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "judge: internal error (FAIL): %s\n", e.what());
+    std::fprintf(stderr, "judge: internal error (FAIL): %s\n", terminal_text(e.what()).c_str());
     return 1;
   }
 }

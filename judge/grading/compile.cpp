@@ -404,7 +404,7 @@ void into_cache(const CompiledEntry& e, const fs::path& workdir, const std::stri
     static std::atomic<unsigned> calls{0};
     const fs::path aside = to.string() + ".tmp" + std::to_string(getpid()) + "-" + std::to_string(calls++);
     if (write(aside)) fs::rename(aside, to, ec);
-    if (ec || fs::exists(aside)) fs::remove(aside, ec);
+    if (ec || fs::exists(aside, ec)) fs::remove(aside, ec);
     return !ec;
   };
   if (!place(e.log, [&](const fs::path& to) { return static_cast<bool>(std::ofstream(to, std::ios::binary) << log); }))

@@ -109,6 +109,14 @@ echo softmax-cpu >"$ag/source/problem"
 cp "$sol/baseline.cpp" "$ag/submission/my_solution.cpp"
 AUTOGRADER=$ag HPCJUDGE_JUDGE=$judge HPCJUDGE_NO_BENCH=1 "$repo/tools/gradescope/run_autograder" >"$tmp/ag.out" 2>&1
 check "run_autograder: results.json written, passing, AC (the one .cpp submitted)" python3 "$gs" "$ag/results/results.json" --verdict AC --score 40
+# The sandbox where bubblewrap starts as an ordinary user (as run_autograder probes it), else the way to have it.
+as=()
+[ "$(id -u)" = 0 ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if command -v bwrap >/dev/null && "${as[@]}" bwrap --ro-bind / / --unshare-pid true 2>/dev/null; then
+  check "run_autograder: graded under the sandbox" grep -q '^graded under the sandbox' "$tmp/ag.out"
+else
+  check "run_autograder: says how to have the sandbox" grep -q 'note: graded without the sandbox: .*unprivileged user namespaces' "$tmp/ag.out"
+fi
 rm "$ag/submission/my_solution.cpp"
 AUTOGRADER=$ag HPCJUDGE_JUDGE=$judge HPCJUDGE_NO_BENCH=1 "$repo/tools/gradescope/run_autograder" >"$tmp/ag2.out" 2>&1
 check "run_autograder: no file submitted: results.json says so, score 0" bash -c "python3 '$gs' '$ag/results/results.json' --score 0 && grep -q 'No solution file found' '$ag/results/results.json'"

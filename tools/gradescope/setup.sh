@@ -5,6 +5,6 @@
 # line) and `seed` (the staff's secret seed file) beside them.
 set -euo pipefail
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends make g++ ca-certificates
+apt-get install -y -qq --no-install-recommends make g++ ca-certificates bubblewrap
 cd /autograder/source/hpcjudge
 make judge  # installs the judge's packages, builds it, grades every starter (their WA is expected)
