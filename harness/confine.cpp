@@ -100,6 +100,18 @@ void allow_reading_but(int ruleset, const std::vector<std::string>& hidden) {
     }
 }
 
+// A terminal's device: the grader's, or any other, is no runner's to write to (escape sequences past the judge's
+// output capture). /dev/ptmx, which makes a new one, likewise.
+bool terminal_device(const std::string& name) {
+  return name == "pts" || name == "ptmx" || name == "console" || name.rfind("tty", 0) == 0 || name.rfind("vcs", 0) == 0;
+}
+
+// Writing to /dev's devices as they are (/dev/null, a GPU's nodes) but no terminal; /dev/shm has its own rule.
+void allow_device_writes(int ruleset, uint64_t rights) {
+  for (const std::string& n : entries("/dev"))
+    if (!terminal_device(n) && n != "shm") allow(ruleset, child_of("/dev", n).c_str(), rights);
+}
+
 }  // namespace
 
 int landlock_version() {
@@ -133,9 +145,11 @@ int confine_runner(const ConfineOptions& opt) {
   const std::string own = tmpdir && *tmpdir ? tmpdir : "/tmp";
   const uint64_t read = reads ? kReadFile : 0;
   allow(ruleset, own.c_str(), writes | read);
-  allow(ruleset, "/dev/shm", writes | read);
+  // /dev/shm only where it is a mount of the runner's own, bounded and counted (judge/isolation/private_tmp.h).
+  const char* private_tmp = std::getenv("HPCJUDGE_PRIVATE_TMP");
+  if (private_tmp && std::string(private_tmp) == "1") allow(ruleset, "/dev/shm", writes | read);
   if (opt.under_tool) allow(ruleset, "/tmp", writes | read);  // where the tool's own files are
-  allow(ruleset, "/dev", kWriteFile | (abi >= 3 ? kTruncate : 0));
+  allow_device_writes(ruleset, kWriteFile | (abi >= 3 ? kTruncate : 0));
   if (reads) {
     std::vector<std::string> hidden = judges_other_folders(real_path(own));
     for (const std::string& h : opt.hidden)

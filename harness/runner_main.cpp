@@ -9,7 +9,7 @@
 // A problem with a setup() (harness/problem.h) gets CallSetup once per case,
 // untimed, before its calls.
 //
-//   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES] [--not-dumpable] [--confine | --confine-under-tool] [--hide PATH]...
+//   hpcjudge-runner --problem SLUG --channel FD --arena FD [--device N] [--memory-limit BYTES] [--not-dumpable] [--confine | --confine-under-tool] [--hide PATH]... [--private-tmp BYTES]
 //   hpcjudge-runner --probe [--device N]      prints the GPU's description as JSON
 //   hpcjudge-runner --check                   exits 0: the runner starts (as the user asked)
 //   hpcjudge-runner --landlock                prints the kernel's Landlock version (0: none; harness/confine.h)
@@ -24,6 +24,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <exception>
@@ -35,6 +36,7 @@
 #include "channel.h"
 #include "confine.h"
 #include "deferred_work.h"
+#include "private_tmp.h"
 #include "profiler_range.h"
 #include "problem.h"
 #include "protocol.h"
@@ -325,8 +327,20 @@ class Runner {
 
 }  // namespace
 
+// --private-tmp BYTES: its TMPDIR and /dev/shm mounts of its own (harness/private_tmp.h), made first, while it is
+// still dumpable and has one thread, where the judge's child did not make them already (as root).
+static void enter_private_tmp_if_asked(int argc, char** argv) {
+  const char* made = std::getenv(kPrivateTmpVariable);
+  const char* tmpdir = std::getenv("TMPDIR");
+  if ((made && std::string(made) == "1") || !tmpdir) return;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--private-tmp" && enter_private_tmp(private_tmp_for(tmpdir, std::stoull(argv[i + 1]), 0)))
+      setenv(kPrivateTmpVariable, "1", 1);
+}
+
 int main(int argc, char** argv) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the judge
+  enter_private_tmp_if_asked(argc, argv);
   Options o;
   bool probe = false, calibrate = false, calibrate_gpu = false;
   int threads = 0;
@@ -350,6 +364,7 @@ int main(int argc, char** argv) {
     else if (k == "--arena") o.arena_fd = std::stoi(v), ++i;
     else if (k == "--device") o.device = std::stoi(v), ++i;
     else if (k == "--memory-limit") o.memory_limit = std::stoull(v), ++i;
+    else if (k == "--private-tmp") ++i;  // done first (enter_private_tmp_if_asked)
   }
   if (probe) {
 #ifdef HPCJUDGE_HAVE_CUDA

@@ -19,13 +19,18 @@
 #include <iterator>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <thread>
+#include <vector>
 
 #include "harness/arena.h"
 #include "harness/protocol.h"
 
+#include "judge/files.h"
 #include "judge/isolation/family.h"
 #include "judge/isolation/process.h"
+#include "judge/isolation/runner_files.h"
+#include "judge/isolation/syscall_filter.h"
 
 using namespace hpcjudge;
 
@@ -408,4 +413,79 @@ TEST_CASE("process: a family looked at while the judge kills a user's processes 
   CHECK(strangers == 0);
   runner.kill();
   runner.reap();
+}
+
+TEST_CASE("process: a child is in a session of its own, where no terminal is its controlling one") {
+  SpawnOptions opt;
+  // Its pid, its session (the sixth field of /proc/PID/stat) and whether /dev/tty opens.
+  opt.argv = {"sh", "-c", "echo $$ $(cut -d' ' -f6 /proc/$$/stat); (: </dev/tty) 2>/dev/null && echo tty || echo none"};
+  const RunResult r = run_command(opt, 30);
+  std::istringstream out(r.output);
+  std::string pid, session, tty;
+  out >> pid >> session >> tty;
+  CHECK(pid == session);
+  CHECK(tty == "none");
+}
+
+TEST_CASE("process: the syscall filter kills a child that types into a terminal, lowers another's limits or "
+          "signals the judge, and lets the rest be") {
+  if (std::system("python3 -c 'import resource' 2>/dev/null") != 0) SKIP("python3 is not installed");
+  const auto run = [](const std::string& code) { return run_command({"python3", "-c", code}, 30).status; };
+  const std::vector<std::string> forbidden = {
+      "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b'x')",
+      "import fcntl; fcntl.ioctl(0, 0x541C, b'\\x06')",  // TIOCLINUX
+      "import os, resource; resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (0, 0))",
+      "import os; os.kill(os.getppid(), 0)",   // signal 0: nothing happens to the test, were it let through
+      "import os; os.kill(-1, 0)",                          // every process
+      "import os; os.kill(-os.getpgid(os.getppid()), 0)",  // the judge's process group
+  };
+  for (const std::string& code : forbidden) {
+    INFO(code);
+    const ExitStatus st = run(code);
+    CHECK_FALSE(st.exited);
+    CHECK(st.signal == SIGSYS);
+    CHECK(st.describe().find(kForbiddenCall) != std::string::npos);
+  }
+  // Its own limits, its own signals, its own children's: as ever.
+  const ExitStatus own = run(
+      "import os, resource, signal, subprocess; resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)); "
+      "resource.prlimit(0, resource.RLIMIT_CORE, (0, 0)); os.kill(os.getpid(), 0); "
+      "p = subprocess.Popen(['sleep', '5']); p.send_signal(signal.SIGTERM); p.wait()");
+  CHECK(own.exited);
+  CHECK(own.code == 0);
+  // Where the judge's own program must manage runners, it may be left out.
+  SpawnOptions unfiltered;
+  unfiltered.argv = {"python3", "-c", "import os; os.kill(os.getppid(), 0)"};
+  unfiltered.syscall_filter = false;
+  CHECK(run_command(unfiltered, 30).status.exited);
+}
+
+TEST_CASE("process: a child's TMPDIR and /dev/shm are mounts of its own, counted, and gone with it") {
+  if (geteuid() != 0) SKIP("as an ordinary user the runner makes them itself (hpcjudge-runner --private-tmp)");
+  TempDir tmp(std::filesystem::perms::owner_all);
+  const std::string name = "hpcjudge-private-tmp-test-" + std::to_string(getpid());
+  SpawnOptions opt;
+  opt.private_tmp = private_tmp_for(tmp.path.string(), size_t{64} << 20, 0);
+  opt.env = {{"TMPDIR", tmp.path.string()}};
+  // More than the mount holds, which it refuses; then 8 MiB in /dev/shm and 4 MiB in its TMPDIR, closed.
+  opt.argv = {"sh", "-c",
+              "head -c 100000000 /dev/zero >$TMPDIR/big 2>/dev/null || echo full; rm $TMPDIR/big; "
+              "head -c 8388608 /dev/zero >/dev/shm/$0 && head -c 4194304 /dev/zero >$TMPDIR/$0 && "
+              "echo $HPCJUDGE_PRIVATE_TMP; sleep 30",
+              name};
+  Child c(opt);
+  for (int i = 0; i < 500 && c.output() != "full\n1\n"; ++i)
+    c.wait(-1, Clock::now() + std::chrono::milliseconds(10));
+  CHECK(c.output() == "full\n1\n");
+  std::vector<dev_t> mounts;
+  const size_t held = private_tmp_bytes(process_family(c.pid()), {tmp.path.string(), "/tmp", "/dev/shm"}, &mounts);
+  CHECK(held >= (size_t{12} << 20));
+  CHECK(held < (size_t{13} << 20));
+  CHECK(mounts.size() == 2);
+  // Neither file is on the machine's /dev/shm or in the folder as the judge sees it.
+  CHECK(access(("/dev/shm/" + name).c_str(), F_OK) != 0);
+  CHECK(folder_bytes(tmp.path.string()) < 4096);
+  c.kill();
+  c.reap();
+  CHECK(std::filesystem::is_empty(tmp.path));
 }

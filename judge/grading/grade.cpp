@@ -166,7 +166,8 @@ std::vector<fs::path> hidden_from_runners(const Paths& paths, const GradeOptions
 std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs::path& lib, const GradeOptions& opt,
                      const Paths& paths, int threads, const std::vector<std::string>& tool) {
   std::vector<std::string> wrapper =
-      opt.sandbox ? sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = true, .hidden = opt.hidden})
+      opt.sandbox ? sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = true, .hidden = opt.hidden,
+                                            .tmp_bytes = host_memory_limit(p)})
                   : std::vector<std::string>{};
   wrapper.insert(wrapper.end(), {compute_sanitizer_path(), "--error-exitcode", "86", "--print-limit", "5"});
   wrapper.insert(wrapper.end(), tool.begin(), tool.end());
@@ -650,7 +651,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   // flight (judge/measure/wake_latency.h).
   std::vector<std::string> wrapper = opt.runner_prefix;
   if (opt.sandbox)
-    for (auto& a : sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden}))
+    for (auto& a : sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden,
+                                           .tmp_bytes = host_memory_limit(p)}))
       wrapper.push_back(std::move(a));
   std::optional<CpuWakeLatency> awake;
   std::optional<CpuSpinners> spinners;

@@ -1,6 +1,7 @@
 #include "judge/isolation/process.h"
 
 #include "judge/isolation/family.h"
+#include "judge/isolation/syscall_filter.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -35,7 +36,9 @@ namespace hpcjudge {
 std::string ExitStatus::describe() const {
   if (exited) return "exit status " + std::to_string(code);
   const char* abbrev = sigabbrev_np(signal);
-  return "signal SIG" + std::string(abbrev ? abbrev : std::to_string(signal).c_str()) + " (" + strsignal(signal) + ")";
+  const std::string named =
+      "signal SIG" + std::string(abbrev ? abbrev : std::to_string(signal).c_str()) + " (" + strsignal(signal) + ")";
+  return signal == SIGSYS ? named + ": " + kForbiddenCall : named;  // the syscall filter's kill
 }
 
 Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) {
@@ -45,11 +48,14 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
   for (const auto& a : opt.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const pid_t judge = getpid();
+  const FilterTargets targets = filter_targets_of_this_process();
   SpawningOwnChild spawning;
   pid_ = fork();
   if (pid_ < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid_ == 0) {
-    setpgid(0, 0);
+    // A session of its own, and so a process group: no terminal reached through /dev/tty, and TIOCSTI refused
+    // on any other (a terminal that is not a process's controlling one takes no input from it unprivileged).
+    setsid();
     dup2(pipefd[1], 1);
     dup2(pipefd[1], 2);
     int devnull = open("/dev/null", O_RDONLY);
@@ -94,6 +100,10 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
         _exit(128 + WTERMSIG(st));
       }
     }
+    // (Not as an ordinary user: this process is not dumpable, so its user namespace's ids cannot be mapped.
+    // The runner makes its own then: hpcjudge-runner --private-tmp.)
+    if (geteuid() == 0 && enter_private_tmp(opt.private_tmp)) setenv(kPrivateTmpVariable, "1", 1);
+    else unsetenv(kPrivateTmpVariable);
     const std::vector<gid_t> groups(opt.groups.begin(), opt.groups.end());
     if (opt.uid != 0 && (setgroups(groups.size(), groups.data()) != 0 || setresgid(opt.uid, opt.uid, opt.uid) != 0 ||
                          setresuid(opt.uid, opt.uid, opt.uid) != 0)) {
@@ -105,11 +115,16 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     // (The first process of a PID namespace of its own sees its parent, outside it, as 0.)
     if (getppid() != judge && getppid() != 0) _exit(127);
+    if (opt.syscall_filter && !install_syscall_filter(targets)) {
+      std::fprintf(stderr, "cannot install the syscall filter: %s\n", std::strerror(errno));
+      _exit(127);
+    }
     execvp(argv[0], argv.data());
     std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
   }
-  setpgid(pid_, pid_);
+  // (Not setpgid here: a group made by the parent first would make the child's setsid fail. Until the child has
+  // its session, kill() reaches it by its pid.)
   spawning.note_spawned(pid_);
   close(pipefd[1]);
   out_ = pipefd[0];
@@ -216,7 +231,10 @@ void each_process(const std::function<void(int pid, unsigned uid, const std::str
 }
 
 void Child::kill() {
-  if (pid_ > 0 && !reaped_) ::kill(-pid_, SIGKILL);
+  if (pid_ > 0 && !reaped_) {
+    ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);  // before its setsid, the group is not yet there
+  }
   if (uid_ != 0) kill_user(uid_);
 }
 
@@ -305,7 +323,8 @@ std::vector<int> process_family(int root) {
   return family;
 }
 
-size_t family_memory_bytes(const std::vector<int>& pids) {
+size_t family_memory_bytes(const std::vector<int>& pids, const std::vector<dev_t>& counted_apart) {
+  const auto apart = [&](dev_t d) { return std::find(counted_apart.begin(), counted_apart.end(), d) != counted_apart.end(); };
   constexpr long kTmpfs = 0x01021994, kHugetlbfs = 0x958458f6;
   std::set<std::pair<dev_t, ino_t>> files;              // shared-memory files counted whole
   std::set<std::tuple<dev_t, ino_t, std::string>> maps;  // file mappings counted (device, inode, offset)
@@ -322,7 +341,7 @@ size_t family_memory_bytes(const std::vector<int>& pids) {
       struct stat st {};
       struct statfs fs {};
       if (stat(fd.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || statfs(fd.c_str(), &fs) != 0) continue;
-      if (fs.f_type != kTmpfs && fs.f_type != kHugetlbfs) continue;
+      if ((fs.f_type != kTmpfs && fs.f_type != kHugetlbfs) || apart(st.st_dev)) continue;
       if (files.insert({st.st_dev, st.st_ino}).second) total += static_cast<size_t>(st.st_blocks) * 512;
     }
     closedir(d);
@@ -346,7 +365,7 @@ size_t family_memory_bytes(const std::vector<int>& pids) {
         std::sscanf(dev.c_str(), "%x:%x", &major, &minor);
         const dev_t device = makedev(major, minor);
         anonymous = inode == 0;
-        counted = !anonymous && (files.count({device, inode}) || !maps.insert({device, inode, offset}).second);
+        counted = !anonymous && (files.count({device, inode}) || apart(device) || !maps.insert({device, inode, offset}).second);
         continue;
       }
       // Anonymous memory by its proportional share (Pss): pages a fork shares copy-on-write count

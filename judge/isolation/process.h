@@ -1,6 +1,7 @@
 // Child processes of the judge: the compiler and the runner. Each child gets
-// its own process group (so a kill takes every thread and grandchild with
-// it), its stdout and stderr merged into one pipe that the judge drains while
+// a session of its own (so a kill of its process group takes every thread and
+// grandchild with it, and no terminal is its controlling terminal: /dev/tty is
+// not the grader's), the syscall filter (judge/isolation/syscall_filter.h), its stdout and stderr merged into one pipe that the judge drains while
 // it waits (the first `output_limit` bytes are kept, the rest only counted, so
 // a child that floods its output never stalls the judge), and a pidfd so the
 // judge learns of its exit without polling. A child dies with the judge
@@ -15,6 +16,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "harness/private_tmp.h"
 
 namespace hpcjudge {
 
@@ -56,6 +59,12 @@ struct SpawnOptions {
   // it ends or is killed, and when the judge dies (the waiting process dies with the judge, and the command
   // with that process): a compiler's own children (cc1plus reading /dev/zero) outlived a killed judge.
   bool die_together = false;
+  // Where private_tmp.tmpdir is set and the judge is root: the child's TMPDIR and /dev/shm are mounts of its own
+  // (harness/private_tmp.h), and kPrivateTmpVariable is set in its environment where they were made.
+  PrivateTmp private_tmp;
+  // The child and all it starts under the syscall filter (judge/isolation/syscall_filter.h). Off only for the
+  // judge's own programs that manage runners themselves (a batch's judges, which signal their runners' users).
+  bool syscall_filter = true;
 };
 
 class Child {
@@ -117,7 +126,8 @@ unsigned fresh_runner_uid();
 // the pages of every shared-memory file any of them has open but not mapped
 // (a memfd grown with fallocate, a file in /dev/shm), each file counted once.
 // A process that is gone counts nothing.
-size_t family_memory_bytes(const std::vector<int>& pids);
+// Files on a device in `counted_apart` (a runner's own tmpfs mounts, counted whole: private_tmp_bytes) are left out.
+size_t family_memory_bytes(const std::vector<int>& pids, const std::vector<dev_t>& counted_apart = {});
 
 // The processes whose ancestry reaches `root` (itself included) right now.
 std::vector<int> process_family(int root);

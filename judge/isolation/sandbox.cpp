@@ -1,5 +1,6 @@
 #include "judge/isolation/sandbox.h"
 
+#include "harness/private_tmp.h"
 #include "judge/measure/gpu.h"
 
 #include <unistd.h>
@@ -55,8 +56,10 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
   } else {
     w.insert(w.end(), {"--ro-bind", "/", "/"});
   }
-  w.insert(w.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--unshare-net", "--unshare-ipc",
-                     "--unshare-uts", "--unshare-pid", "--die-with-parent"});
+  const std::string size = std::to_string(opt.tmp_bytes);
+  w.insert(w.end(), {"--proc", "/proc", "--dev", "/dev", "--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs",
+                     "/dev/shm", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-pid", "--die-with-parent",
+                     "--new-session"});
   w.insert(w.end(), tools.begin(), tools.end());
   // The GPU's device nodes, and nothing else of the host's /dev.
   if (opt.gpu)
@@ -67,7 +70,7 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
   // private /tmp, whatever folder of its own the judge named outside.
   if (!opt.compiler)
     w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string(),
-                       "--setenv", "TMPDIR", "/tmp"});
+                       "--setenv", "TMPDIR", "/tmp", "--setenv", kPrivateTmpVariable, "1"});
   // The answers and the tests are not the submission's to read, nor are cached
   // reference answers and scales, earlier reports, or what the judge names.
   for (const fs::path& h : hidden_from_runners(paths, opt.hidden)) {

@@ -1,6 +1,7 @@
 // --sandbox: the runner child under bubblewrap (Debian's `bubblewrap`). No
 // network, its own PID namespace (it sees no other process, and every process
-// it starts dies with it), the whole filesystem read-only, a private /tmp, a
+// it starts dies with it) and session (no controlling terminal), the whole
+// filesystem read-only, a private /tmp and /dev/shm of bounded size, a
 // minimal /dev plus the GPU's device nodes, and the repository's reference/
 // and tests/, the judge's caches and reports and whatever else the judge names
 // (a batch's class folder, results folder and seed file) hidden. The compiled
@@ -25,6 +26,9 @@ struct SandboxOptions {
   bool compiler = false;         // the compiler: `folder` writable and its working folder, the system's folders only
   std::vector<std::filesystem::path> hidden = {};  // more paths hidden: a folder under an empty tmpfs, a file as /dev/null
   std::vector<std::filesystem::path> read_only = {};  // more folders the compiler sees, read-only (the CUDA emulator's)
+  // The size of each of its own tmpfs mounts, /tmp and /dev/shm: a runner's memory limit, which what it writes
+  // there counts against (judge/isolation/private_tmp.h).
+  size_t tmp_bytes = size_t{1} << 30;
 };
 
 // What no runner may read: the repository's reference/ (the answers) and tests/, the judge's cache (cached

@@ -20,6 +20,9 @@
 #include "harness/channel.h"
 #include "harness/spans.h"
 #include "harness/timing.h"
+#include "harness/private_tmp.h"
+#include "judge/isolation/runner_files.h"
+#include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
 #include "judge/measure/wake_latency.h"
 
@@ -242,6 +245,10 @@ std::vector<protocol::CallArg> call_args(const Signature& sig, const ArenaLayout
 // A problem whose buffers are the host arena, whatever the machine: a CPU problem, or a GPU one under emulation.
 bool host_arena_problem(const Problem& p, const SessionOptions& opt) { return p.info().kind == Kind::CPU || opt.emulate; }
 
+// The size of each of a runner's own tmpfs mounts: its memory limit, which what it holds there counts against
+// (exchange()), or 1 GiB where it has none.
+size_t private_tmp_bytes_for(const SessionOptions& opt) { return opt.memory_limit > 0 ? opt.memory_limit : size_t{1} << 30; }
+
 // A runner whose buffers are on a device is confined as a CPU problem's is, and one under compute-sanitizer or
 // ncu with /tmp writable and signals unscoped (ConfineOptions::under_tool), unless these are set
 // (HPCJUDGE_NO_CONFINE_GPU, HPCJUDGE_NO_CONFINE_TOOLS): a way out should a driver or a tool need what Landlock
@@ -346,11 +353,11 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
     sp.argv.push_back("--confine");
   else if (opt.under_tool && !switched_off("HPCJUDGE_NO_CONFINE_TOOLS"))
     sp.argv.push_back("--confine-under-tool");
-  // Its reads too, run as the judge's own user (not a user of its own, as root): not what the sandbox would hide
-  // (hidden_from_runners: the cache, where the compiled fast reference and the cached reference answers are; the
-  // answers and the tests), nor the judge's other temporary folders (where the fast reference is compiled).
-  if (sp.uid == 0)
-    for (const std::filesystem::path& h : opt.hidden) sp.argv.insert(sp.argv.end(), {"--hide", h.string()});
+  // Its reads too: not what the sandbox would hide (hidden_from_runners: the cache, where the compiled fast
+  // reference and the cached reference answers are; the answers, the tests, the seed file), nor the judge's other
+  // temporary folders (where the fast reference is compiled). As the judge's own user and as a user of its own
+  // alike: a file every user may read (a seed file of mode 0644) is a user of its own's to read too.
+  for (const std::filesystem::path& h : opt.hidden) sp.argv.insert(sp.argv.end(), {"--hide", h.string()});
   sp.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
   // is in no address space: no file of the runner's may outgrow the limit.
@@ -371,6 +378,15 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   runner_tmp_ = std::make_unique<TempDir>(std::filesystem::perms::owner_all);
   if (sp.uid != 0) chown(runner_tmp_->path.c_str(), sp.uid, sp.uid);
   sp.env.push_back({"TMPDIR", runner_tmp_->path.string()});
+  // That folder and /dev/shm tmpfs mounts of its own, as large as its memory limit, gone with it
+  // (harness/private_tmp.h): made by the judge's child as root, by the runner itself otherwise; under bubblewrap
+  // the sandbox's own (sandbox_wrapper).
+  const bool sandboxed = std::any_of(opt.wrapper.begin(), opt.wrapper.end(), [](const std::string& a) {
+    return std::filesystem::path(a).filename() == "bwrap";
+  });
+  if (!sandboxed && geteuid() == 0) sp.private_tmp = private_tmp_for(runner_tmp_->path.string(), private_tmp_bytes_for(opt), sp.uid);
+  else if (!sandboxed) sp.argv.insert(sp.argv.end(), {"--private-tmp", std::to_string(private_tmp_bytes_for(opt))});
+  runner_uid_ = sp.uid;
   child_ = std::make_unique<Child>(sp);
   family_ = std::make_unique<ProcessFamily>(child_->pid());
   if (opt.judges_own) started_as_ = Scheduling::of(child_->pid());  // as forked: before any code of its own ran
@@ -423,6 +439,8 @@ void Session::finish() {
   family_->kill();
   child_->kill();
   exit_ = reap();
+  // And the files its user wrote where no mount of its own held them (as root: a user of its own).
+  if (runner_uid_ != 0) remove_files_of_user(runner_uid_);
 }
 
 void Session::release() {
@@ -616,6 +634,9 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
       m = receive(channel_);
     }
     if (!m) {
+      // Under a wrapper (bubblewrap) the runner's end comes back as the wrapper's exit status (a SIGSYS from the
+      // syscall filter as 159): let the wrapper pass it on, briefly, before the family's kill ends the wrapper too.
+      if (wrapped_) child_->wait(-1, Clock::now() + std::chrono::milliseconds(500));
       family_->kill();
       const ExitStatus st = exit_ = reap();
       alive_ = false;
@@ -662,15 +683,21 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // (the runner's --memory-limit) does not bound children that each stay under it, or shared-memory
   // files that each stay under the file-size limit. CPU problems only: a CUDA process's resident
   // figure has not been measured against the limit on a GPU machine.
-  if (opt_.memory_limit > 0 && problem_.info().kind == Kind::CPU && (q.op == Op::Call || q.op == Op::CallSetup)) {
-    const size_t held = family_memory_bytes(family_->known());
+  // The files it wrote in its TMPDIR and /dev/shm count too, on every problem: they are memory (tmpfs) or the
+  // judge's disk, and no process's limit sees a file once it is closed.
+  if (opt_.memory_limit > 0 && (q.op == Op::Call || q.op == Op::CallSetup)) {
+    std::vector<dev_t> mounts;
+    const size_t files = private_tmp_bytes(family_->known(), {runner_tmp_->path.string(), "/tmp", "/dev/shm"}, &mounts) +
+                         folder_bytes(runner_tmp_->path.string());
+    const size_t held = files + (problem_.info().kind == Kind::CPU ? family_memory_bytes(family_->known(), mounts) : 0);
     if (held > opt_.memory_limit) {
-      char buf[300];
+      char buf[400];
       std::snprintf(buf, sizeof buf,
                     "its processes held %.2f GiB of host memory together after %s (resident memory and "
-                    "shared-memory files, in %zu processes), past the memory limit of %.2f GiB",
+                    "shared-memory files, in %zu processes, with %.2f GiB of files in its TMPDIR, /tmp and "
+                    "/dev/shm), past the memory limit of %.2f GiB",
                     static_cast<double>(held) / (1 << 30), during, family_->known().size(),
-                    static_cast<double>(opt_.memory_limit) / (1 << 30));
+                    static_cast<double>(files) / (1 << 30), static_cast<double>(opt_.memory_limit) / (1 << 30));
       ended(o, buf, CallOutcome::OutOfMemory);
       x.reply.reset();
       return x;

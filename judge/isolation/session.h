@@ -332,6 +332,7 @@ class Session {
   ExitStatus exit_;
   std::optional<Scheduling> started_as_;  // the runner's main thread as it started (slowed_from_outside())
   std::unique_ptr<TempDir> runner_tmp_;  // the runner's TMPDIR, the one folder it may write in (harness/confine.h)
+  unsigned runner_uid_ = 0;              // the runner's user, where it is one of its own (the judge is root)
 };
 
 }  // namespace hpcjudge

@@ -1,8 +1,10 @@
-// expect: AC
+// expect: RE
+// hpcjudge-test: message=a system call no submission may make
 // Cheat on the judge: the expected outputs live in the judge's memory, so this solution tries to read it through
-// /proc/<judge>/mem (and to attach with ptrace) to copy them. If either works it aborts (RE); otherwise it computes a
-// correct softmax. Must get AC: the judge is not dumpable (PR_SET_DUMPABLE 0), and run as root it gives the runner a
-// user id of its own, so neither /proc nor ptrace lets a submission into the judge's memory.
+// /proc/<judge>/mem (and to attach with ptrace) to copy them. If either works it aborts (RE by SIGABRT, another
+// message); otherwise it computes a correct softmax. The read fails: the judge is not dumpable (PR_SET_DUMPABLE 0),
+// and run as root it gives the runner a user id of its own. The attach is a system call no submission may make
+// (judge/isolation/syscall_filter.h): the runner is killed by SIGSYS, which the report names.
 #include <fcntl.h>
 #include <sys/ptrace.h>
 #include <unistd.h>
