@@ -14,9 +14,10 @@ namespace {
 
 class EmulatedMemory : public RunnerMemory {
  public:
-  explicit EmulatedMemory(int fd) : fd_(fd) { hpcjudge_emu::runner::setup(); }
+  // The emulator takes the arena's descriptor (and closes it): the submission, loaded later, finds none.
+  explicit EmulatedMemory(int fd) { hpcjudge_emu::runner::setup(fd); }
   void map_arena(size_t bytes) override {
-    base_ = hpcjudge_emu::runner::map_arena(fd_, bytes);
+    base_ = hpcjudge_emu::runner::map_arena(bytes);
     size_ = std::max(size_, bytes);
   }
   void* pointer(const protocol::CallArg& a, size_t index) override {
@@ -40,7 +41,6 @@ class EmulatedMemory : public RunnerMemory {
   }
 
  private:
-  int fd_;
   std::byte* base_ = nullptr;
   size_t size_ = 0;
   std::vector<hpcjudge_emu::runner::Buffer> buffers_;

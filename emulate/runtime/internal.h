@@ -4,6 +4,7 @@
 //   warp.cpp     warp collectives
 //   memory.cpp   the device range, allocations, shared memory, every access checked, the race check
 //   api.cpp      errors, streams, events, the device's description, atomics, what the runner asks
+//   guard.cpp    the seccomp filter that keeps every other code from changing the device range's mappings
 #pragma once
 #include <pthread.h>
 
@@ -118,5 +119,15 @@ class DeviceMemoryOpen {
 bool open_after_host_fault(uintptr_t addr, bool write);
 void report_host_fault();
 size_t max_dynamic_shared_optin();
+
+// --- the device range's guard (guard.cpp) ---------------------------------------------------------
+// From here on a call from any code but the wrappers below that changes a mapping in [lo, lo + bytes) kills the
+// process (SIGSYS), as do userfaultfd and shmat with SHM_REMAP; every thread, once per process.
+void guard_device_range(uintptr_t lo, size_t bytes);
+// mmap, mprotect and madvise as the C library's, made by the one instruction the guard lets through: every change
+// of the device range's mappings goes through them.
+void* device_mmap(void* at, size_t bytes, int prot, int flags, int fd, long offset);
+int device_mprotect(void* at, size_t bytes, int prot);
+int device_madvise(void* at, size_t bytes, int advice);
 
 }  // namespace hpcjudge_emu

@@ -1,5 +1,5 @@
 // Device memory and every access to it. All of it lies in one reserved range:
-//   [0, 256 GiB)          the judge's buffers (the shared host arena, mapped here by the runner)
+//   [0, 256 GiB)          the judge's buffers (the shared host arena's file, mapped here at setup)
 //   [256 GiB, +64 MiB)    __shared__ variables (each at its own place, 4 KiB apart), then
 //                         the dynamic shared memory of the running launch
 //   [257 GiB, 513 GiB)    cudaMalloc: each allocation on pages of its own, never reused,
@@ -17,8 +17,10 @@
 // every cudaMalloc allocation but a managed one are PROT_NONE outside a kernel
 // and the emulator's own copies and fills; a host fault there is reported as the
 // instrumented path reports an access (harness/emulated_memory.cpp's runner
-// touches none of it: the judge writes and reads the buffers through its own mapping).
+// touches none of it: the judge writes and reads the buffers through its own mapping). No other code may change
+// these protections or mappings (guard.cpp).
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -252,10 +254,10 @@ size_t span_of(size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
 
 // The judge's buffers and every live allocation but managed ones, to `prot`; false if one could not be changed.
 bool protect_device_memory(int prot) {
-  bool ok = arena_mapped == 0 || mprotect(reinterpret_cast<void*>(g_lo), arena_mapped, prot) == 0;
+  bool ok = arena_mapped == 0 || device_mprotect(reinterpret_cast<void*>(g_lo), arena_mapped, prot) == 0;
   std::lock_guard lock(heap_mutex);
   for (const auto& [at, a] : allocations)
-    if (a.live && !a.managed && a.bytes) ok = mprotect(reinterpret_cast<void*>(at), span_of(a.bytes), prot) == 0 && ok;
+    if (a.live && !a.managed && a.bytes) ok = device_mprotect(reinterpret_cast<void*>(at), span_of(a.bytes), prot) == 0 && ok;
   return ok;
 }
 
@@ -300,10 +302,10 @@ std::string fault_place(uintptr_t addr) {
 class RangeOpen {
  public:
   RangeOpen(const void* p, size_t n) : pages_(closed_pages(p, n)) {
-    if (pages_.second) ok_ = mprotect(reinterpret_cast<void*>(pages_.first), pages_.second, PROT_READ | PROT_WRITE) == 0;
+    if (pages_.second) ok_ = device_mprotect(reinterpret_cast<void*>(pages_.first), pages_.second, PROT_READ | PROT_WRITE) == 0;
   }
   ~RangeOpen() {
-    if (pages_.second) mprotect(reinterpret_cast<void*>(pages_.first), pages_.second, PROT_NONE);
+    if (pages_.second) device_mprotect(reinterpret_cast<void*>(pages_.first), pages_.second, PROT_NONE);
   }
   RangeOpen(const RangeOpen&) = delete;
   RangeOpen& operator=(const RangeOpen&) = delete;
@@ -315,8 +317,8 @@ class RangeOpen {
 };
 
 void* reserve(uintptr_t off, size_t bytes) {
-  void* p = mmap(reinterpret_cast<void*>(g_lo + off), bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  void* p = device_mmap(reinterpret_cast<void*>(g_lo + off), bytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   return p;
 }
@@ -413,8 +415,8 @@ cudaError_t malloc_device(void** p, size_t bytes, bool managed) {
   const size_t span = (bytes + kPage - 1) / kPage * kPage;
   if (heap_next + span + kPage > kHeapSpan) return cudaErrorMemoryAllocation;
   const uintptr_t at = g_lo + kHeapOff + heap_next;
-  if (span && mprotect(reinterpret_cast<void*>(at), span, PROT_READ | PROT_WRITE) != 0) return cudaErrorMemoryAllocation;
-  if (span && !managed && !gate_open) mprotect(reinterpret_cast<void*>(at), span, PROT_NONE);  // closed to the host
+  if (span && device_mprotect(reinterpret_cast<void*>(at), span, PROT_READ | PROT_WRITE) != 0) return cudaErrorMemoryAllocation;
+  if (span && !managed && !gate_open) device_mprotect(reinterpret_cast<void*>(at), span, PROT_NONE);  // closed to the host
   heap_next += span + kPage;
   allocations[at] = Allocation{bytes, ++allocations_made, managed, true};
   ledger.record(bytes);
@@ -431,8 +433,8 @@ cudaError_t free_device(void* p) {
   it->second.live = false;
   const size_t span = (it->second.bytes + kPage - 1) / kPage * kPage;
   if (span) {
-    madvise(p, span, MADV_DONTNEED);
-    mprotect(p, span, PROT_NONE);
+    device_madvise(p, span, MADV_DONTNEED);
+    device_mprotect(p, span, PROT_NONE);
   }
   ledger.forget(it->second.bytes);
   return api_error();
@@ -536,23 +538,31 @@ void Ledger::record(size_t bytes) {
 }
 void Ledger::forget(size_t bytes) { held -= std::min(held, bytes); }
 
-void setup() {
+void setup(int arena_fd) {
   if (g_span) return;
-  void* p = mmap(nullptr, kSpan, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* p = device_mmap(nullptr, kSpan, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::runtime_error("cannot reserve the emulated device's address range");
   g_lo = reinterpret_cast<uintptr_t>(p);
   reserve(kSharedOff, kSharedSpan);
+  // The arena file over the whole of its part, closed to the host (see the top), however far the judge grows it
+  // (a page past the file's end is never opened: map_arena() says how far it reaches); the descriptor closed, so
+  // no other code of the process can map the file elsewhere.
+  if (device_mmap(p, kArenaSpan, PROT_NONE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, arena_fd, 0) == MAP_FAILED)
+    throw std::runtime_error("cannot map the buffers into the emulated device's range");
+  close(arena_fd);
   g_span = kSpan;
   install_fault_handler();
+  guard_device_range(g_lo, g_span);
 }
 
-std::byte* map_arena(int fd, size_t bytes) {
+std::byte* map_arena(size_t bytes) {
   if (bytes > kArenaSpan) throw std::runtime_error("the buffers are larger than the emulated device's range");
   std::lock_guard gate(gate_mutex);
   if (bytes > arena_mapped) {
-    const int prot = gate_open ? PROT_READ | PROT_WRITE : PROT_NONE;  // closed to the host (see the top)
-    void* p = mmap(reinterpret_cast<void*>(g_lo), bytes, prot, MAP_SHARED | MAP_FIXED, fd, 0);
-    if (p == MAP_FAILED) throw std::runtime_error("cannot map the buffers into the emulated device's range");
+    // The new pages as the rest of device memory: open while a kernel runs or after a host fault.
+    const uintptr_t from = span_of(arena_mapped), to = span_of(bytes);
+    if (gate_open && to > from && device_mprotect(reinterpret_cast<void*>(g_lo + from), to - from, PROT_READ | PROT_WRITE) != 0)
+      throw std::runtime_error("cannot open the buffers in the emulated device's range");
     arena_mapped = bytes;
   }
   return reinterpret_cast<std::byte*>(g_lo);

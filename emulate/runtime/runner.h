@@ -22,10 +22,12 @@ struct Ledger {
   void forget(size_t bytes);
 };
 
-// Reserves the device range and installs the fault handler; once per process.
-void setup();
-// Maps the shared host arena (the judge's memfd) at the start of the device range.
-std::byte* map_arena(int fd, size_t bytes);
+// Reserves the device range, maps the shared host arena (the judge's memfd, `arena_fd`, which it closes) at its
+// start, installs the fault handler and closes the range to every other code's mapping calls (guard.cpp); once
+// per process, before the submission is loaded.
+void setup(int arena_fd);
+// The judge's buffers reach `bytes` into the arena now (the judge grew its file); returns the arena's start.
+std::byte* map_arena(size_t bytes);
 void set_buffers(std::vector<Buffer> buffers);
 Ledger& ledger();
 
