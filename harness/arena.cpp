@@ -30,6 +30,7 @@ ArenaLayout ArenaLayout::plan(const std::vector<BufferSpec>& buffers) {
   for (int pass = 0; pass < 2; ++pass)  // workspaces in the second pass
     for (size_t i = 0; i < buffers.size(); ++i)
       if ((buffers[i].role == Role::Workspace) == (pass == 1)) l.order.push_back(static_cast<int>(i));
+  for (const BufferSpec& b : buffers) l.guard.push_back(guard_word(b));
   size_t at = kGuardBytes;
   l.copied = 0;
   for (int i : l.order) {
@@ -110,13 +111,45 @@ void SharedArena::reserve(size_t bytes, bool populate) {
   size_ = bytes;
 }
 
-void fill_guards(std::byte* base, const ArenaLayout& l) {
-  size_t at = 0;
-  for (int i : l.order) {
-    std::memset(base + at, static_cast<int>(kGuardByte), l.offset[i] - at);
-    at = l.offset[i] + l.bytes[i];
+uint32_t guard_word(const BufferSpec& b) {
+  if (b.type == DType::F32 && b.role == Role::In) return kInputFloatGuard;
+  if (b.type == DType::F32 && b.role == Role::Out) return kOutputFloatGuard;
+  return 0x01010101u * std::to_integer<uint32_t>(kGuardByte);
+}
+
+namespace {
+
+// Guard zone k of a layout: [lo, hi), between the buffer `before` (-1: the arena's start) and `after` (-1: its
+// end). Byte p of it is byte p % 4 of `before`'s guard word, or of `after`'s in the last kGuardLead bytes (all of
+// the zone before the first buffer).
+struct GuardZone {
+  size_t lo = 0, hi = 0;
+  int before = -1, after = -1;
+  uint32_t word_before = 0, word_after = 0;
+  GuardZone(const ArenaLayout& l, size_t k) {
+    const size_t n = l.order.size();
+    before = k == 0 ? -1 : l.order[k - 1];
+    after = k == n ? -1 : l.order[k];
+    lo = before < 0 ? 0 : l.offset[before] + l.bytes[before];
+    hi = after < 0 ? l.total : l.offset[after];
+    word_before = before >= 0 ? l.guard[before] : after >= 0 ? l.guard[after] : 0;
+    word_after = after >= 0 ? l.guard[after] : word_before;
   }
-  std::memset(base + at, static_cast<int>(kGuardByte), l.total - at);
+  std::byte at(size_t p) const {
+    const uint32_t w = p + kGuardLead >= hi ? word_after : word_before;
+    unsigned char b[4];
+    std::memcpy(b, &w, 4);  // the word as a float or int of the arena holds it
+    return std::byte{b[p % 4]};
+  }
+};
+
+}  // namespace
+
+void fill_guards(std::byte* base, const ArenaLayout& l) {
+  for (size_t k = 0; k <= l.order.size(); ++k) {
+    const GuardZone z(l, k);
+    for (size_t p = z.lo; p < z.hi; ++p) base[p] = z.at(p);
+  }
 }
 
 void fill_sentinel(const BufferView& v) {
@@ -132,15 +165,12 @@ void fill_sentinel(const BufferView& v) {
 std::optional<GuardViolation> check_guards(const std::byte* base, const ArenaLayout& l) {
   // Guard region k lies between the end of the k-th buffer in the arena minus
   // one (or the arena's start) and the start of the k-th (or the arena's end).
-  const size_t n = l.order.size();
-  for (size_t k = 0; k <= n; ++k) {
-    const int before = k == 0 ? -1 : l.order[k - 1], after = k == n ? -1 : l.order[k];
-    const size_t lo = before < 0 ? 0 : l.offset[before] + l.bytes[before];
-    const size_t hi = after < 0 ? l.total : l.offset[after];
+  for (size_t k = 0; k <= l.order.size(); ++k) {
+    const GuardZone z(l, k);
     // Scan from both ends so the report names the write nearest to a buffer.
-    for (size_t d = 0; lo + d < hi; ++d) {
-      if (before >= 0 && base[lo + d] != kGuardByte) return GuardViolation{before, false, d};
-      if (after >= 0 && base[hi - 1 - d] != kGuardByte) return GuardViolation{after, true, d + 1};
+    for (size_t d = 0; z.lo + d < z.hi; ++d) {
+      if (z.before >= 0 && base[z.lo + d] != z.at(z.lo + d)) return GuardViolation{z.before, false, d};
+      if (z.after >= 0 && base[z.hi - 1 - d] != z.at(z.hi - 1 - d)) return GuardViolation{z.after, true, d + 1};
     }
   }
   return std::nullopt;

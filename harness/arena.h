@@ -23,7 +23,24 @@
 namespace hpcjudge {
 
 inline constexpr size_t kGuardBytes = 4096;
+// The guard zones' bytes, by what lies next to them. A buffer's guard word is repeated, 4-byte aligned in the
+// arena, over the zone after it and over the last kGuardLead bytes of the zone before it (all of the zone before
+// the first buffer). What a stray read finds there must spoil any answer that uses it:
+// - an F32 input: 0x7FA5A5A5, an F32 output: 0x7F85A5A5. Signalling NaNs: any arithmetic on one gives a NaN
+//   (so a sum that reads past its input is WA, as under emulation, which faults the read), and never the
+//   signalling NaN itself (a quiet one: the GPU's canonical NaN, on x86 the payload with the quiet bit set), so
+//   a write past an output of a value computed from a guard (out[N] += x) still changes the guard. Two words,
+//   so that a guard copied from past an input to past an output changes it too. Any aligned float read in a
+//   zone is a NaN; a read at an offset of 1 to 3 bytes is not (no float load does that: on a GPU it faults).
+// - anything else (integers, workspaces): kGuardByte repeated. As int32 it is -1515870811 (it moves a sum far
+//   from its answer, a merge takes it before every key but those of the whole-int32-range test, an index of it
+//   faults in the submission's process, never the judge's), as uint32 2779096485 (a run length or count far
+//   past any buffer), as a byte 0xA5.
+// The write check compares every guard byte with the word laid there (check_guards).
 inline constexpr std::byte kGuardByte{0xA5};
+inline constexpr size_t kGuardLead = 256;
+inline constexpr uint32_t kInputFloatGuard = 0x7FA5A5A5u, kOutputFloatGuard = 0x7F85A5A5u;
+uint32_t guard_word(const BufferSpec& b);
 
 struct ArenaLayout {
   std::vector<size_t> offset;  // of each buffer's first byte
@@ -34,6 +51,7 @@ struct ArenaLayout {
   // workspaces and the guards after them lie in [copied, total). Two layouts of one case that differ only in
   // their workspaces' sizes agree on all of [0, copied) (same_but_workspaces).
   size_t copied = 0;
+  std::vector<uint32_t> guard;  // each buffer's guard_word()
   static ArenaLayout plan(const std::vector<BufferSpec>& buffers);
   bool operator==(const ArenaLayout&) const = default;
 };
@@ -83,7 +101,8 @@ class PrivateArena {
   size_t size_ = 0;
 };
 
-// Fills every byte outside the buffers with kGuardByte.
+// Fills every byte outside the buffers with its guard word's byte (guard_word; workspaces', kGuardByte, are what
+// the judge's device copies lay past ArenaLayout::copied).
 void fill_guards(std::byte* base, const ArenaLayout& layout);
 
 // Fills an output buffer with its sentinel: NaN for floats, INT32_MIN for int32 (problems keep their

@@ -199,6 +199,52 @@ TEST_CASE("guard zones catch writes just outside a buffer and name it") {
   }
 }
 
+TEST_CASE("guard zones spoil a read past a buffer: a NaN next to floats, kGuardByte next to integers") {
+  std::vector<BufferSpec> specs = {{"x", DType::F32, Role::In, 7},
+                                   {"n", DType::I32, Role::In, 5},
+                                   {"y", DType::F32, Role::Out, 3},
+                                   {"ws", DType::U8, Role::Workspace, 10}};
+  const ArenaLayout l = ArenaLayout::plan(specs);
+  SharedArena arena;
+  arena.reserve(l.total);
+  fill_guards(arena.base(), l);
+  REQUIRE_FALSE(check_guards(arena.base(), l).has_value());
+  const auto f = [&](int b, long i) {
+    float v;
+    std::memcpy(&v, arena.base() + l.offset[b] + 4 * i, 4);
+    return v;
+  };
+  const auto word = [&](int b, long i) {
+    int32_t v;
+    std::memcpy(&v, arena.base() + l.offset[b] + 4 * i, 4);
+    return v;
+  };
+  bool nan = true;
+  for (long i = 7; i < 7 + 900; ++i) nan = nan && std::isnan(f(0, i)) && std::isnan(f(0, i) + 1.0f);  // past x
+  for (long i = -1; i >= -1000; --i) nan = nan && std::isnan(f(0, i));  // before x, the first buffer
+  for (long i = 3; i < 3 + 900; ++i) nan = nan && std::isnan(f(2, i));   // past y, an output
+  for (long i = -1; i >= -64; --i) nan = nan && std::isnan(f(2, i));     // just before y
+  CHECK(nan);
+  bool ints = true;
+  for (long i = 5; i < 5 + 900; ++i) ints = ints && word(1, i) == -1515870811;  // past n
+  for (long i = -1; i >= -64; --i) ints = ints && word(1, i) == -1515870811;    // just before n
+  CHECK(ints);
+  // Past the workspace, what the judge's device copies lay there (JudgeDevice::copy_from).
+  for (size_t p = l.offset[3] + l.bytes[3]; p < l.total; ++p) REQUIRE(arena.base()[p] == kGuardByte);
+
+  SECTION("a write past an output of a value computed from its guard is caught") {
+    volatile float* y = reinterpret_cast<float*>(arena.base() + l.offset[2]);
+    y[3] = y[3] + 1.0f;  // a quiet NaN (with the guard's payload on x86): not the signalling NaN laid there
+    const auto v = check_guards(arena.base(), l);
+    REQUIRE(v);
+    CHECK_THAT(v->describe(specs), ContainsSubstring("past the end of y: y[3]"));
+  }
+  SECTION("a write past an output of what lies past an input is caught") {
+    std::memcpy(arena.base() + l.offset[2] + 12, arena.base() + l.offset[0] + 28, 4);
+    REQUIRE(check_guards(arena.base(), l));
+  }
+}
+
 TEST_CASE("a runner's arena with the grade's common arena over its first pages: each byte in the file it belongs to") {
   constexpr size_t page = 4096;
   SharedArena own, common;

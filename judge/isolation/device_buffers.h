@@ -42,8 +42,9 @@ class JudgeDevice {
   virtual void upload(Host host, size_t bytes, const Spans& scratch, bool fill_scratch = true,
                       const Spans& repeating = {}) = 0;
   // upload() from another JudgeDevice's buffers (of the same process) instead, device to device: [0, copied)
-  // but the scratch spans from `other`, the rest of [0, bytes) but the scratch spans guard bytes (kGuardByte;
-  // `other`'s layout may differ there: another solution's workspaces).
+  // but the scratch spans from `other`, the rest of [0, bytes) but the scratch spans guard bytes (kGuardByte, the
+  // guard word of a workspace, the only buffers there: harness/arena.h; `other`'s layout may differ there:
+  // another solution's workspaces).
   virtual void copy_from(const JudgeDevice& other, size_t copied, size_t bytes, const Spans& scratch,
                          bool fill_scratch = true) = 0;
   // Persisting-L2 reset and the L2 flush, then the device is idle.
