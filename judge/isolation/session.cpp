@@ -679,26 +679,9 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     x.stopped = Clock::now();
   }
   x.end = x.late_work ? x.stopped : got;
-  // The host memory of the whole family, counted while it is stopped: each process's own limit
-  // (the runner's --memory-limit) does not bound children that each stay under it, or shared-memory
-  // files that each stay under the file-size limit. CPU problems only: a CUDA process's resident
-  // figure has not been measured against the limit on a GPU machine.
-  // The files it wrote in its TMPDIR and /dev/shm count too, on every problem: they are memory (tmpfs) or the
-  // judge's disk, and no process's limit sees a file once it is closed.
-  if (opt_.memory_limit > 0 && (q.op == Op::Call || q.op == Op::CallSetup)) {
-    std::vector<dev_t> mounts;
-    const size_t files = private_tmp_bytes(family_->known(), {runner_tmp_->path.string(), "/tmp", "/dev/shm"}, &mounts) +
-                         folder_bytes(runner_tmp_->path.string());
-    const size_t held = files + (problem_.info().kind == Kind::CPU ? family_memory_bytes(family_->known(), mounts) : 0);
-    if (held > opt_.memory_limit) {
-      char buf[400];
-      std::snprintf(buf, sizeof buf,
-                    "its processes held %.2f GiB of host memory together after %s (resident memory and "
-                    "shared-memory files, in %zu processes, with %.2f GiB of files in its TMPDIR, /tmp and "
-                    "/dev/shm), past the memory limit of %.2f GiB",
-                    static_cast<double>(held) / (1 << 30), during, family_->known().size(),
-                    static_cast<double>(files) / (1 << 30), static_cast<double>(opt_.memory_limit) / (1 << 30));
-      ended(o, buf, CallOutcome::OutOfMemory);
+  if (q.op == Op::Call || q.op == Op::CallSetup) {
+    if (const std::string over = over_memory_limit(during); !over.empty()) {
+      ended(o, over, CallOutcome::OutOfMemory);
       x.reply.reset();
       return x;
     }
@@ -721,6 +704,29 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
     }
   }
   return x;
+}
+
+// The host memory of the whole family, counted while it is stopped: each process's own limit (the runner's
+// --memory-limit) does not bound children that each stay under it, or shared-memory files that each stay under the
+// file-size limit. Resident memory on CPU problems only: a CUDA process's resident figure has not been measured
+// against the limit on a GPU machine. The files it wrote in its TMPDIR and /dev/shm count on every problem: they
+// are memory (tmpfs) or the judge's disk, and no process's limit sees a file once it is closed.
+std::string Session::over_memory_limit(const char* during) const {
+  if (opt_.memory_limit == 0) return "";
+  std::vector<dev_t> mounts;
+  const std::vector<int> family = family_->known();
+  const size_t files = private_tmp_bytes(family, {runner_tmp_->path.string(), "/tmp", "/dev/shm"}, &mounts) +
+                       folder_bytes(runner_tmp_->path.string());
+  const size_t held = files + (problem_.info().kind == Kind::CPU ? family_memory_bytes(family, mounts) : 0);
+  if (held <= opt_.memory_limit) return "";
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "its processes held %.2f GiB of host memory together after %s (resident memory and shared-memory "
+                "files, in %zu processes, with %.2f GiB of files in its TMPDIR, /tmp and /dev/shm), past the memory "
+                "limit of %.2f GiB",
+                static_cast<double>(held) / (1 << 30), during, family.size(), static_cast<double>(files) / (1 << 30),
+                static_cast<double>(opt_.memory_limit) / (1 << 30));
+  return buf;
 }
 
 bool Session::simple(Request q, double timeout_s, const char* during, CallOutcome& o) {

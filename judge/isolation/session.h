@@ -272,6 +272,8 @@ class Session {
   // (crash, timeout, a family that would not stop) is written into `o`.
   Exchange exchange(protocol::Request q, double timeout_s, const char* during, CallOutcome& o, int pass_fd = -1);
   bool simple(protocol::Request q, double timeout_s, const char* during, CallOutcome& o);
+  // Why the family, stopped after a call, is past its memory limit (its processes and the files it wrote), or "".
+  std::string over_memory_limit(const char* during) const;
   void setup_buffers(double timeout_s, CallOutcome& o);
   bool map_for(const ArenaLayout& layout, double timeout_s, CallOutcome& o);
   RoundTrip measure_round_trip(bool flush, double timeout_s, CallOutcome& o);
