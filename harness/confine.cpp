@@ -1,5 +1,7 @@
 #include "confine.h"
 
+#include "private_tmp.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -145,9 +147,8 @@ int confine_runner(const ConfineOptions& opt) {
   const std::string own = tmpdir && *tmpdir ? tmpdir : "/tmp";
   const uint64_t read = reads ? kReadFile : 0;
   allow(ruleset, own.c_str(), writes | read);
-  // /dev/shm only where it is a mount of the runner's own, bounded and counted (judge/isolation/private_tmp.h).
-  const char* private_tmp = std::getenv("HPCJUDGE_PRIVATE_TMP");
-  if (private_tmp && std::string(private_tmp) == "1") allow(ruleset, "/dev/shm", writes | read);
+  // /dev/shm only where it is a mount of the runner's own, bounded and counted (harness/private_tmp.h).
+  if (private_tmp_made()) allow(ruleset, "/dev/shm", writes | read);
   if (opt.under_tool) allow(ruleset, "/tmp", writes | read);  // where the tool's own files are
   allow_device_writes(ruleset, kWriteFile | (abi >= 3 ? kTruncate : 0));
   if (reads) {

@@ -1,7 +1,7 @@
 // What a runner takes from the code it loads before loading it, where the kernel has Landlock (an LSM any
 // process may use on itself, Linux 5.13 and later): no file written, made, removed or renamed outside its own
 // temporary folder (TMPDIR, which the judge sets: a folder of the runner's own, or the sandbox's private /tmp) and
-// /dev/shm where it is the runner's own (judge/isolation/private_tmp.h), and no more than writing to /dev's
+// /dev/shm where it is the runner's own (harness/private_tmp.h), and no more than writing to /dev's
 // devices (/dev/null), never to a terminal's; not /tmp, where the judge's cache may be; and,
 // from Landlock's sixth version on, no signal sent to a process outside the runner's own (the judge, the other
 // runners). Graded as the judge's own user without the sandbox, a submission could otherwise rewrite the judge's

@@ -5,6 +5,8 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include <cstdlib>
+
 namespace hpcjudge {
 
 namespace {
@@ -18,6 +20,11 @@ bool write_file(const char* path, const std::string& text) {
 }
 
 }  // namespace
+
+bool private_tmp_made() {
+  const char* made = std::getenv(kPrivateTmpVariable);
+  return made && std::string(made) == "1";
+}
 
 PrivateTmp private_tmp_for(const std::string& tmpdir, size_t bytes, unsigned owner) {
   const std::string size = "size=" + std::to_string(bytes);

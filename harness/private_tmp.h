@@ -22,6 +22,9 @@ namespace hpcjudge {
 // "1" in a runner's environment where its TMPDIR and /dev/shm are mounts of its own.
 inline constexpr const char* kPrivateTmpVariable = "HPCJUDGE_PRIVATE_TMP";
 
+// Whether this process's environment says so.
+bool private_tmp_made();
+
 // What is mounted, prepared before fork (the judge's child allocates nothing for it).
 struct PrivateTmp {
   std::string tmpdir;          // the runner's TMPDIR (an existing folder); "" for none of this

@@ -330,9 +330,8 @@ class Runner {
 // --private-tmp BYTES: its TMPDIR and /dev/shm mounts of its own (harness/private_tmp.h), made first, while it is
 // still dumpable and has one thread, where the judge's child did not make them already (as root).
 static void enter_private_tmp_if_asked(int argc, char** argv) {
-  const char* made = std::getenv(kPrivateTmpVariable);
   const char* tmpdir = std::getenv("TMPDIR");
-  if ((made && std::string(made) == "1") || !tmpdir) return;
+  if (private_tmp_made() || !tmpdir) return;
   for (int i = 1; i + 1 < argc; ++i)
     if (std::string(argv[i]) == "--private-tmp" && enter_private_tmp(private_tmp_for(tmpdir, std::stoull(argv[i + 1]), 0)))
       setenv(kPrivateTmpVariable, "1", 1);

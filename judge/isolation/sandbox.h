@@ -27,7 +27,7 @@ struct SandboxOptions {
   std::vector<std::filesystem::path> hidden = {};  // more paths hidden: a folder under an empty tmpfs, a file as /dev/null
   std::vector<std::filesystem::path> read_only = {};  // more folders the compiler sees, read-only (the CUDA emulator's)
   // The size of each of its own tmpfs mounts, /tmp and /dev/shm: a runner's memory limit, which what it writes
-  // there counts against (judge/isolation/private_tmp.h).
+  // there counts against (harness/private_tmp.h).
   size_t tmp_bytes = size_t{1} << 30;
 };
 
