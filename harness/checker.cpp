@@ -41,6 +41,7 @@ Partial check_range(std::span<const float> got, std::span<const double> expected
     if (element_close(g, e, tol)) continue;
     if (r.first.size() < keep) r.first.push_back({i, e, g});
     ++r.mismatches;
+    r.note_ratio(g, e);
     if (std::isfinite(g) && std::isfinite(e)) {
       // err > allowed >= 0 here, so the ratio is finite unless allowed is 0.
       const double ratio = std::fabs(g - e) / (tol.atol + tol.rtol * std::fabs(e));
@@ -61,6 +62,11 @@ void merge(Partial& into, const Partial& later, size_t keep) {
     if (a.first.size() < keep) a.first.push_back(m);
   if (b.max_abs_err > a.max_abs_err) a.max_abs_err = b.max_abs_err, a.max_abs_index = b.max_abs_index;
   a.max_rel_err = std::max(a.max_rel_err, b.max_rel_err);
+  if (b.ratios) {
+    a.ratio_lo = a.ratios ? std::min(a.ratio_lo, b.ratio_lo) : b.ratio_lo;
+    a.ratio_hi = a.ratios ? std::max(a.ratio_hi, b.ratio_hi) : b.ratio_hi;
+    a.ratios += b.ratios;
+  }
   if (b.worst && (!a.worst || later.worst_ratio > into.worst_ratio))
     a.worst = b.worst, into.worst_ratio = later.worst_ratio, a.worst_allowed = b.worst_allowed;
 }
@@ -131,6 +137,21 @@ std::string sci(double v) {
 std::string value_pair(const std::string& buffer, const Mismatch& m, size_t cols) {
   return where(buffer, m.index, cols) + " expected " + format_value(m.expected) + ", got " + format_value(m.got);
 }
+
+// K where every mismatch is about K times the expected value (within kFactorSpread, K not within kFactorOff of 1,
+// at least kFactorMismatches of them): one factor off everywhere, as a sum kept on one of several threads or a
+// wrong normaliser makes it; a race, lost precision or a wrong index gives no such factor.
+std::optional<double> common_factor(const CheckResult& r) {
+  constexpr size_t kFactorMismatches = 2;
+  constexpr double kFactorSpread = 0.02, kFactorOff = 0.05;
+  if (r.mismatches < kFactorMismatches || r.ratios != r.mismatches || r.ratio_lo * r.ratio_hi <= 0) return std::nullopt;
+  if (r.ratio_hi - r.ratio_lo > kFactorSpread * std::min(std::fabs(r.ratio_lo), std::fabs(r.ratio_hi)))
+    return std::nullopt;
+  const double k = 0.5 * (r.ratio_lo + r.ratio_hi);
+  if (std::fabs(k - 1) < kFactorOff) return std::nullopt;
+  return k;
+}
+
 }  // namespace
 
 std::string summarize(const CheckResult& r, const std::string& buffer, size_t cols) {
@@ -139,6 +160,12 @@ std::string summarize(const CheckResult& r, const std::string& buffer, size_t co
                   " wrong" + (r.tolerance ? "" : " (compared exactly)");
   if (!r.first.empty()) s += "; the first: " + value_pair(buffer, r.first.front(), cols);
   std::string hint;
+  if (const std::optional<double> k = common_factor(r)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "every wrong element is about %.3g times the expected one: a missing reduction "
+                  "or a wrong normaliser?", *k);
+    hint = buf;
+  }
   if (r.worst && r.tolerance) {
     const Mismatch& w = *r.worst;
     const Tolerance& t = *r.tolerance;
@@ -146,14 +173,14 @@ std::string summarize(const CheckResult& r, const std::string& buffer, size_t co
     s += "\nlargest error: " + value_pair(buffer, w, cols) + ": ";
     if (r.per_element) {
       s += "absolute error " + sci(err) + " > " + sci(r.worst_allowed) + " allowed there (the error bound of that element)";
-      if (err < 1e-2 * std::max(std::fabs(w.expected), r.worst_allowed))
+      if (err < 1e-2 * std::max(std::fabs(w.expected), r.worst_allowed) && hint.empty())
         hint = "close, but outside the error bound of an FP32 computation: precision is lost (a value rounded to "
                "fewer bits, a product in lower precision)";
     } else if (w.expected != 0 && t.rtol > 0) {
       const double rel = err / std::fabs(w.expected);
       s += "relative error " + sci(rel) + " > " + sci(allowed / std::fabs(w.expected)) + " allowed there (rtol " +
            format_value(t.rtol) + " + atol " + format_value(t.atol) + " / |expected|)";
-      if (rel < 1e-2) hint = "close, but outside the tolerance: precision is lost, typically in a long sum kept in float; "
+      if (rel < 1e-2 && hint.empty()) hint = "close, but outside the tolerance: precision is lost, typically in a long sum kept in float; "
                              "accumulate in double, or in blocks or pairs";
     } else {
       s += "absolute error " + sci(err) + " > " + sci(allowed) + " allowed there (atol " + format_value(t.atol) +

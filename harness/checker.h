@@ -3,6 +3,8 @@
 // and NaN or +-Inf in either must match exactly (NaN with NaN, +Inf with +Inf).
 // The result names the first mismatches and the largest errors.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -40,7 +42,18 @@ struct CheckResult {
   std::optional<Tolerance> tolerance;
   bool per_element = false;  // the tolerance had a per-element bound added to atol
   double worst_allowed = 0;  // the error allowed at `worst`
+  // got / expected over the mismatches where both are finite and expected is not 0: how many, the lowest and the
+  // highest (summarize()'s common factor).
+  size_t ratios = 0;
+  double ratio_lo = 0, ratio_hi = 0;
   bool ok() const { return mismatches == 0; }
+  void note_ratio(double got, double expected) {
+    if (!(std::isfinite(got) && std::isfinite(expected) && expected != 0)) return;
+    const double k = got / expected;
+    ratio_lo = ratios ? std::min(ratio_lo, k) : k;
+    ratio_hi = ratios ? std::max(ratio_hi, k) : k;
+    ++ratios;
+  }
 };
 
 bool element_close(double got, double expected, const Tolerance& tol);
@@ -64,6 +77,7 @@ CheckResult check_exact(std::span<const T> got, std::span<const T> expected, siz
     if (r.first.size() < keep)
       r.first.push_back({i, static_cast<double>(expected[i]), static_cast<double>(got[i])});
     ++r.mismatches;
+    r.note_ratio(static_cast<double>(got[i]), static_cast<double>(expected[i]));
   }
   return r;
 }
@@ -75,8 +89,8 @@ std::string describe(const CheckResult& r, const std::string& buffer, size_t col
 // The same, concise, for a student: a line with the count and the first mismatch, a
 // line with the largest error and why the tolerance rejects it ("relative error
 // 7.4e-04 > 1.0e-04 allowed there ..."), and, where the pattern says something, a
-// line "hint: ..." (precision lost in a float sum, an element never written, an
-// overflow). Lines joined by '\n'.
+// line "hint: ..." (every wrong element off by one common factor, precision lost in a
+// float sum, an element never written, an overflow). Lines joined by '\n'.
 std::string summarize(const CheckResult& r, const std::string& buffer, size_t cols = 0);
 
 // A number as the reports print it: shortest form that round-trips a float.

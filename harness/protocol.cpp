@@ -67,6 +67,9 @@ void to_json(json& j, const Reply& r) {
   if (r.ret) j["ret"] = r.ret;
   if (r.seconds) j["seconds"] = r.seconds;
   if (r.device_seconds) j["device_seconds"] = *r.device_seconds;
+  if (r.cpu_seconds) j["cpu_seconds"] = *r.cpu_seconds;
+  if (r.body_seconds) j["body_seconds"] = *r.body_seconds;
+  if (r.ready_seconds) j["ready_seconds"] = *r.ready_seconds;
   if (r.device_peak_bytes) j["device_peak_bytes"] = *r.device_peak_bytes;
   if (r.device_held_bytes) j["device_held_bytes"] = *r.device_held_bytes;
   if (!r.sensors.is_null()) j["sensors"] = r.sensors;
@@ -84,6 +87,9 @@ void from_json(const json& j, Reply& r) {
   r.ret = j.value("ret", int64_t{0});
   r.seconds = j.value("seconds", 0.0);
   if (j.contains("device_seconds")) r.device_seconds = j.at("device_seconds").get<double>();
+  if (j.contains("cpu_seconds")) r.cpu_seconds = j.at("cpu_seconds").get<double>();
+  if (j.contains("body_seconds")) r.body_seconds = j.at("body_seconds").get<double>();
+  if (j.contains("ready_seconds")) r.ready_seconds = j.at("ready_seconds").get<double>();
   if (j.contains("device_peak_bytes")) r.device_peak_bytes = j.at("device_peak_bytes").get<size_t>();
   if (j.contains("device_held_bytes")) r.device_held_bytes = j.at("device_held_bytes").get<size_t>();
   if (j.contains("sensors")) r.sensors = j.at("sensors");

@@ -94,6 +94,11 @@ struct Reply {
   // legacy stream before the call and after its synchronise: the call's work on the device, from the moment
   // the GPU took it up (the switch from the judge's context not counted). The runner's word: `judge bench` only.
   std::optional<double> device_seconds;
+  // Call in a runner that marks its calls for `judge profile` (harness/profiler_range.h): the process's CPU time
+  // over the body, every thread of it (CLOCK_PROCESS_CPUTIME_ID), the body's wall time, and the time its threads
+  // were ready to run but waited for a CPU (/proc/self/task/*/schedstat's run_delay). The runner's word:
+  // `judge profile`'s "CPUs busy in solve()" only.
+  std::optional<double> cpu_seconds, body_seconds, ready_seconds;
   std::optional<size_t> device_peak_bytes;  // Call, CallSetup (GPU): the most device memory the submission held
   std::optional<size_t> device_held_bytes;  // Call (CPU emulation): what solve() left allocated
   nlohmann::json sensors;     // Sensors

@@ -28,6 +28,9 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,6 +75,23 @@ class Runner {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
   }
   static int64_t now_ns() { return ns(Clock::now()); }
+  // The CPU time of every thread of this process, those that ended included.
+  static double process_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  }
+  // Each live thread's time spent ready to run but waiting for a CPU (schedstat's second field, ns), by thread id.
+  static std::map<std::string, double> threads_ready_seconds() {
+    std::map<std::string, double> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+      std::ifstream in(e.path() / "schedstat");
+      double run_ns = 0, wait_ns = 0;
+      if (in >> run_ns >> wait_ns) out[e.path().filename().string()] = 1e-9 * wait_ns;
+    }
+    return out;
+  }
   Runner(const Options& o, const Problem& p) : opt_(o), problem_(p) {}
 
   // Serves requests until Exit, or until the judge goes away.
@@ -268,9 +288,18 @@ class Runner {
     try {
       memory().begin_call(start);
       const int body_cpu = sched_getcpu();
+      const double cpu0 = profile_range_ ? process_cpu_seconds() : 0;  // system calls: only where profiled
+      const std::map<std::string, double> ready0 = profile_range_ ? threads_ready_seconds() : std::map<std::string, double>{};
       const auto t0 = Clock::now();
       const int64_t ret = body();
       const auto returned = Clock::now();
+      if (profile_range_) {
+        r.cpu_seconds = process_cpu_seconds() - cpu0;
+        r.body_seconds = std::chrono::duration<double>(returned - t0).count();
+        double ready = 0;  // threads started in the call count from 0
+        for (const auto& [tid, s] : threads_ready_seconds()) ready += s - (ready0.count(tid) ? ready0.at(tid) : 0.0);
+        r.ready_seconds = std::max(0.0, ready);
+      }
       const int returned_cpu = sched_getcpu();
       const CallEnd end = memory().end_call();
       const auto t1 = Clock::now();

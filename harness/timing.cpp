@@ -79,6 +79,19 @@ void TimingLoop::drop_rival(size_t k) {
   if (k < dropped_.size()) dropped_[k] = true;
 }
 
+TimingLoop::Progress TimingLoop::progress() const {
+  Progress p;
+  p.runs = warmups_done_ + static_cast<int>(samples_.size());
+  p.elapsed_s = elapsed();
+  if (p.runs == 0) return p;
+  const double per_run = p.elapsed_s / p.runs;
+  const auto runs_to = [&](int timed) { return std::max(0, policy_.warmup_runs + timed - p.runs) * per_run; };
+  double left = std::max(runs_to(policy_.min_runs), policy_.budget_s - p.elapsed_s);
+  if (policy_.hard_budget_s > 0) left = std::min(left, std::max(runs_to(3), policy_.hard_budget_s - p.elapsed_s));
+  p.left_s = std::max(0.0, std::min(left, runs_to(policy_.max_runs)));
+  return p;
+}
+
 const char* TimingLoop::stop_reason() const {
   if (converged()) return "converged";
   if (policy_.hard_budget_s > 0 && elapsed() >= policy_.hard_budget_s) return "budget";

@@ -129,6 +129,14 @@ class TimingLoop {
   Stats stats() const { return Stats::of(samples_); }
   // Why the loop stopped: "converged", "budget" or "max runs".
   const char* stop_reason() const;
+  // How far the loop is, for a progress line: runs made (warm-up included), the wall time so far, and about how
+  // much more it takes at most (the runs it must still make at the pace so far, or what is left of its budget,
+  // whichever is longer; convergence may end it sooner).
+  struct Progress {
+    int runs = 0;
+    double elapsed_s = 0, left_s = 0;
+  };
+  Progress progress() const;
 
  private:
   bool converged() const;

@@ -120,6 +120,33 @@ TEST_CASE("summarize: an int32 element never written is INT32_MIN, printed in fu
   CHECK(format_value(1e10) == "1e+10");
 }
 
+TEST_CASE("summarize: every wrong element off by one common factor gets a hint naming it") {
+  // A wrong normaliser: every element half what it should be, in one stretch and across the stretches of a large
+  // output alike.
+  for (const size_t n : {size_t{1000}, size_t{3} << 20}) {
+    std::vector<double> want(n);
+    std::vector<float> got(n);
+    for (size_t i = 0; i < n; ++i) got[i] = static_cast<float>(0.5 * (want[i] = 1e-3 + static_cast<double>(i % 101)));
+    const std::string s = summarize(check_close(got, want, {.atol = 1e-6, .rtol = 1e-4}), "output");
+    CHECK_THAT(s, ContainsSubstring("hint: every wrong element is about 0.5 times the expected one: a missing "
+                                    "reduction or a wrong normaliser?"));
+  }
+  // Integers too: a count doubled.
+  std::vector<int32_t> twice = {2, 4, 6, 8, 10}, once = {1, 2, 3, 4, 5};
+  CHECK_THAT(summarize(check_exact<int32_t>(twice, once), "sums"), ContainsSubstring("about 2 times"));
+  // No common factor: factors that differ (a race's lost updates), one too few mismatches, a factor near 1 (lost
+  // precision's hint instead), a NaN among the mismatches, a sign that differs.
+  std::vector<double> want = {1, 2, 3, 4, 5};
+  const auto hint_for = [&](std::vector<float> got) {
+    return summarize(check_close(got, want, {.atol = 1e-6, .rtol = 1e-4}), "output");
+  };
+  CHECK_THAT(hint_for({0.5f, 1.2f, 2.0f, 2.9f, 4.9f}), !ContainsSubstring("times the expected"));
+  CHECK_THAT(hint_for({0.5f, 2.0f, 3.0f, 4.0f, 5.0f}), !ContainsSubstring("times the expected"));
+  CHECK_THAT(hint_for({1.01f, 2.02f, 3.03f, 4.04f, 5.05f}), !ContainsSubstring("times the expected"));
+  CHECK_THAT(hint_for({0.5f, 1.0f, 1.5f, 2.0f, NAN}), !ContainsSubstring("times the expected"));
+  CHECK_THAT(hint_for({0.5f, -1.0f, 1.5f, 2.0f, 2.5f}), !ContainsSubstring("times the expected"));
+}
+
 TEST_CASE("check_close keeps only the first few mismatches but counts all") {
   std::vector<float> got(100, 0.0f);
   std::vector<double> exp(100, 1.0);

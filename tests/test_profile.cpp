@@ -5,6 +5,7 @@
 // on the development machine, a VM without hardware counters; kPerf has the same
 // format with counts written for the test.
 #include <catch2/catch_test_macros.hpp>
+#include <algorithm>
 #include <regex>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
@@ -83,7 +84,9 @@ TEST_CASE("perf stat: events read, unsupported ones left out, the summary's rati
   CHECK_FALSE(e.count("branches"));
   std::string all;
   for (const auto& l : perf_summary(e)) all += l + "\n";
-  CHECK_THAT(all, ContainsSubstring("CPUs used             1.99"));
+  // perf's task-clock spans the runner's whole life, waits between calls included: never "the CPUs used".
+  CHECK_THAT(all, ContainsSubstring("runner's CPU use      1.99 CPUs over the runner's whole life"));
+  CHECK_THAT(all, !ContainsSubstring("CPUs busy"));
   CHECK_THAT(all, ContainsSubstring("instructions/cycle    2.00"));
   CHECK_THAT(all, ContainsSubstring("cache misses          25.0%"));
   CHECK_THAT(all, !ContainsSubstring("branch misses"));
@@ -94,8 +97,51 @@ TEST_CASE("perf stat: events read, unsupported ones left out, the summary's rati
   CHECK_FALSE(here.count("cycles"));
   std::string h;
   for (const auto& l : perf_summary(here)) h += l + "\n";
-  CHECK_THAT(h, ContainsSubstring("CPUs used             0.24"));
+  CHECK_THAT(h, ContainsSubstring("runner's CPU use      0.24"));
   CHECK_THAT(h, ContainsSubstring("no hardware counters here"));
+}
+
+TEST_CASE("the CPUs solve() kept busy lead the summary, in place of perf's whole-life figure") {
+  const auto e = parse_perf_stat_csv(kPerfHere);
+  const auto text = [&](SolveCpus s) {
+    std::string t;
+    for (const auto& l : perf_summary(e, s)) t += l + "\n";
+    return t;
+  };
+  const std::string parallel = text({.busy = 1.93, .waited_for = 0.02, .threads = 2});
+  CHECK_THAT(parallel, ContainsSubstring("CPUs busy in solve()  1.93 of 2 threads on average"));
+  CHECK_THAT(parallel, !ContainsSubstring("runner's CPU use"));
+  CHECK_THAT(parallel, !ContainsSubstring("one CPU at a time"));
+  CHECK_THAT(parallel, !ContainsSubstring("waited for"));
+  CHECK_THAT(parallel, ContainsSubstring("no hardware counters here"));
+  // Serial code on two threads: said so.
+  CHECK_THAT(text({.busy = 0.98, .waited_for = 0, .threads = 2}), ContainsSubstring("about one CPU at a time"));
+  // Parallel code on a busy machine: the wait named, not taken for serial code.
+  const std::string busy = text({.busy = 0.62, .waited_for = 1.27, .threads = 2});
+  CHECK_THAT(busy, ContainsSubstring("+ 1.27 CPUs its threads were ready to use but waited for"));
+  CHECK_THAT(busy, !ContainsSubstring("one CPU at a time"));
+}
+
+TEST_CASE("judge profile's default case: the largest that runs on the machine") {
+  const Problem& softmax = *Registry::find("softmax-cpu");  // n1M, n16M, and n100M on 16 cores or more
+  CHECK(largest_case_here(softmax, 2) == "n16M");
+  CHECK(largest_case_here(softmax, 16) == "n100M");
+  for (const Problem* p : Registry::all()) {
+    INFO(p->info().slug);
+    const std::string chosen = largest_case_here(*p, 2);
+    const std::vector<Case> cases = p->benchmarks();
+    const auto it = std::find_if(cases.begin(), cases.end(), [&](const Case& b) { return b.name == chosen; });
+    REQUIRE(it != cases.end());
+    const Model best = p->model(*it);
+    for (const Case& c : cases) {
+      if (c.min_cores > 2) {
+        CHECK(c.name != chosen);
+        continue;
+      }
+      const Model m = p->model(c);
+      CHECK((m.flops > 0 ? m.flops <= best.flops : m.bytes <= best.bytes));
+    }
+  }
 }
 
 TEST_CASE("the runner's prefixes: ncu filtered to the submission's kernels, perf stat to a file") {

@@ -58,6 +58,24 @@ TEST_CASE("a noisy timing runs until max runs or the budget") {
   CHECK(std::string(timed.stop_reason()) == "budget");
 }
 
+TEST_CASE("a timing loop's progress: runs made, and the runs it must still make at the pace so far") {
+  TimingLoop loop({.warmup_runs = 1, .min_runs = 3, .budget_s = 0});
+  CHECK(loop.progress().runs == 0);
+  CHECK(loop.progress().left_s == 0);
+  loop.add(1.0);  // the warm-up
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  loop.add(1.0);
+  TimingLoop::Progress p = loop.progress();
+  CHECK(p.runs == 2);
+  CHECK(p.elapsed_s >= 0.02);
+  CHECK(p.left_s == Approx(p.elapsed_s).epsilon(0.05));  // two more runs at half the time so far each
+  loop.add(1.0);
+  loop.add(1.0);
+  CHECK_FALSE(loop.want_more());
+  CHECK(loop.progress().runs == 4);
+  CHECK(loop.progress().left_s == 0);  // the budget spent, the minimum made: nothing left
+}
+
 TEST_CASE("the minimum number of runs is kept even past the budget") {
   TimingLoop loop({.warmup_runs = 1, .min_runs = 3, .max_runs = 100, .target_rel_sem = 1e-9, .budget_s = 0});
   int n = 0;

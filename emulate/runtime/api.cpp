@@ -262,6 +262,7 @@ void install_fault_handler() {
 namespace runner {
 
 void begin_call(size_t limit) {
+  g_launches_before_call = g_launches;
   Ledger& l = ledger();
   l.limit = limit;
   l.peak = l.held;

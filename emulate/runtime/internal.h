@@ -77,6 +77,7 @@ extern Launch* g_launch;  // the running grid, or null
 extern Block g_block;
 extern Thread* g_thread;  // the running emulated thread, or null (host code)
 extern uint64_t g_launches;
+extern uint64_t g_launches_before_call;  // g_launches when the runner's call began (runner::begin_call)
 
 // Ends the running grid with `why` (a sticky error, as a kernel fault is on the GPU).
 [[noreturn]] void fail(cudaError_t code, const std::string& why);

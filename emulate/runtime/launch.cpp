@@ -4,12 +4,17 @@
 // a warp collective) or ends; the scheduler then runs the next one that can. The
 // order of the threads differs from block to block (warps shuffled, lanes forward
 // or backward) and the race check does not depend on it, so no order hides a race.
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <cstdio>
 #include <atomic>
+#include <cerrno>
+#include <cstdio>
 #include <mutex>
 
 #include "internal.h"
+#include "runner.h"
 
 namespace hpcjudge_emu {
 
@@ -17,6 +22,7 @@ Launch* g_launch = nullptr;
 Block g_block;
 Thread* g_thread = nullptr;
 uint64_t g_launches = 0;
+uint64_t g_launches_before_call = 0;
 
 namespace {
 
@@ -316,6 +322,83 @@ int block_barrier(BarrierKind kind, int predicate, int line) {
 }
 
 void fence() { std::atomic_signal_fence(std::memory_order_seq_cst); }
+
+// --- what was running at a call's time limit (kStallSignal, emulate/runtime/runner.h) ------------------------
+namespace {
+
+// One line in a fixed buffer: it is made in a signal handler, where nothing may allocate.
+struct StallLine {
+  char text[1024];
+  size_t used = 0;
+  template <class... A>
+  void add(const char* format, A... args) {
+    if (used >= sizeof text) return;
+    const int n = std::snprintf(text + used, sizeof text - used, format, args...);
+    if (n > 0) used = std::min(sizeof text - 1, used + static_cast<size_t>(n));
+  }
+  void thread(const Thread& t) {
+    add("(%u,%u,%u) ", t.idx.x, t.idx.y, t.idx.z);
+    if (&t == g_thread) add("running");
+    else if (t.state == Thread::AtBarrier) add("at __syncthreads() (line %d)", t.line);
+    else if (t.state == Thread::AtWarp) add("in a warp collective (line %d)", t.line);
+    else if (t.state == Thread::Unstarted) add("not started");
+    else add("waiting its turn");
+  }
+};
+
+// The grid, the block that was running (its place among the grid's blocks) and up to four of its threads that had
+// not ended, the running one first.
+void describe_stall(StallLine& l, const Launch& g) {
+  const Block& b = g_block;
+  const uint64_t blocks = uint64_t{g.grid.x} * g.grid.y * g.grid.z;
+  const uint64_t at = b.idx.x + uint64_t{g.grid.x} * (b.idx.y + uint64_t{g.grid.y} * b.idx.z);
+  l.add("kernel %s (grid (%u,%u,%u), blocks of (%u,%u,%u) threads) was still running in block (%u,%u,%u), block %llu "
+        "of %llu in launch order (%llu after it not started); ",
+        g.name, g.grid.x, g.grid.y, g.grid.z, g.block.x, g.block.y, g.block.z, b.idx.x, b.idx.y, b.idx.z,
+        static_cast<unsigned long long>(at + 1), static_cast<unsigned long long>(blocks),
+        static_cast<unsigned long long>(blocks - at - 1));
+  const unsigned open = b.nthreads - b.exited;
+  l.add("%u of its %u threads had not ended: ", open, b.nthreads);
+  unsigned listed = 0;
+  if (g_thread) l.thread(*g_thread), ++listed;
+  for (unsigned i = 0; i < b.nthreads && listed < 4; ++i) {
+    const Thread& t = b.threads[i];
+    if (&t == g_thread || t.state == Thread::Exited) continue;
+    l.add(", ");
+    l.thread(t);
+    ++listed;
+  }
+  if (open > listed) l.add(" and %u more", open - listed);
+}
+
+void on_stall_signal(int) {
+  const int saved = errno;
+  static StallLine l;  // static: the handler's stack may be a fiber's
+  l.used = 0;
+  l.add("\n%s", kStallMark);
+  const Launch* g = g_launch;
+  if (g && g_block.threads.size() == g_block.nthreads) describe_stall(l, *g);
+  else l.add("no kernel was running at the limit (host code was)");
+  const auto launches = static_cast<unsigned long long>(g_launches - g_launches_before_call);
+  l.add("; %llu kernel launch%s in the call", launches, launches == 1 ? "" : "es");
+  l.add("\n");
+  for (size_t at = 0; at < l.used;) {
+    const ssize_t n = write(2, l.text + at, l.used - at);
+    if (n <= 0) break;
+    at += static_cast<size_t>(n);
+  }
+  errno = saved;
+}
+
+}  // namespace
+
+void install_stall_report() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stall_signal;
+  sa.sa_flags = SA_RESTART | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(kStallSignal, &sa, nullptr);
+}
 
 }  // namespace hpcjudge_emu
 

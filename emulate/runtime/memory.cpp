@@ -552,6 +552,7 @@ void setup(int arena_fd) {
   close(arena_fd);
   g_span = kSpan;
   install_fault_handler();
+  install_stall_report();
   guard_device_range(g_lo, g_span);
 }
 

@@ -2,6 +2,7 @@
 // mode): the device range set up, the judge's buffers mapped into it, and
 // each call's device-memory account and errors.
 #pragma once
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -41,6 +42,12 @@ CallEnd end_call();
 }  // namespace hpcjudge_emu::runner
 
 namespace hpcjudge_emu {
+// At a call's time limit the judge sends kStallSignal (ignored by default, so no process it reaches ends by it) to
+// the runner; the emulator answers with one line on stderr, kStallMark and what was running: the kernel, its block
+// and the threads that had not ended, or host code (judge/isolation/session.cpp takes the line into the TLE).
+inline constexpr int kStallSignal = SIGWINCH;
+inline constexpr char kStallMark[] = "hpcjudge-emulate stall: ";
+void install_stall_report();
 void install_fault_handler();
 void free_all_allocations();
 }

@@ -1,10 +1,12 @@
 #include "judge/classroom/batch.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -16,13 +18,16 @@
 #include "judge/classroom/leaderboard.h"
 #include "judge/files.h"
 #include "judge/grading/grade.h"
+#include "judge/grading/score.h"
 #include "judge/isolation/process.h"
+#include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
 #include "judge/reports/course.h"
 #include "judge/reports/report.h"
 #include "judge/reports/text.h"
 #include "judge/reports/tolerant_json.h"
 #include "judge/sha256.h"
+#include "judge/suggest.h"
 #include "judge/versions.h"
 
 namespace hpcjudge {
@@ -33,12 +38,31 @@ using nlohmann::json;
 namespace {
 
 constexpr size_t kMaxManifestBytes = 1 << 20;
+// The hidden folder a problem's canary is graded in, beside the participants' (CanaryFolder): the judge's own,
+// passed over by every class scan.
+constexpr std::string_view kCanaryFolderPrefix = ".hpcjudge-canary-";
 
 // The problem a file is for: "<slug>.<the problem's extension>".
 const Problem* problem_of(const fs::path& file) {
   const Problem* p = Registry::find(file.stem().string());
   if (p && file.extension() == "." + p->info().source_ext) return p;
   return nullptr;
+}
+
+// The problem files a misnamed file may have meant, "softmax-cpu.cpp" for softmax.cpp or softmax_cpu.cpp ("" for
+// none): the closest slugs (judge/suggest.h), of the class's problems where it has a list, those taking the
+// file's extension first.
+std::string meant_file(const fs::path& file, const std::vector<std::string>& problems) {
+  std::vector<std::string> slugs = problems;
+  if (slugs.empty())
+    for (const Problem* p : Registry::all()) slugs.push_back(p->info().slug);
+  std::vector<std::string> same_ext, other;
+  for (const std::string& slug : closest(file.stem().string(), slugs)) {
+    const Problem& p = *Registry::find(slug);
+    const std::string name = slug + "." + p.info().source_ext;
+    (file.extension() == "." + p.info().source_ext ? same_ext : other).push_back(name);
+  }
+  return one_of(same_ext.empty() ? other : same_ext);
 }
 
 // Whether a folder holds a file named for a problem (a hidden folder that may be a participant's).
@@ -128,7 +152,46 @@ Report own_report(const BatchJob& j, Verdict verdict, const std::string& message
 }
 
 void write_report(const BatchJob& j, const json& report) {
+  std::error_code ec;
+  fs::create_directories(j.report.parent_path(), ec);  // a canary's, whose folder another Slurm task may remove
   write_file_atomically(j.report, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+}
+
+// The child judge that grades `file` (a participant's, or a canary's in the same place) into `json_out`: the
+// batch's options, isolation and hidden paths alike for every file.
+SpawnOptions child_judge(const Paths& paths, const BatchOptions& opt, const fs::path& file, const std::string& who,
+                         const fs::path& json_out, int device) {
+  SpawnOptions child;
+  child.argv = {paths.judge.string(), Registry::find(file.stem().string())->info().slug, fs::absolute(file).string(),
+                "--json", json_out.string(), "--device", std::to_string(device), "--participant-folder",
+                fs::absolute(file).parent_path().string(), "--participant-name=" + who};
+  // The class, the results and the seed file are not the submission's to see.
+  for (const fs::path& hide : {fs::absolute(opt.dir).lexically_normal(), fs::absolute(opt.out).lexically_normal()})
+    child.argv.insert(child.argv.end(), {"--hide", hide.string()});
+  if (!opt.seed_file.empty()) child.argv.insert(child.argv.end(), {"--hide", opt.seed_file});
+  if (!opt.bench) child.argv.push_back("--no-bench");
+  // A GPU problem without a usable GPU is emulated, as `judge SLUG FILE` does (the report says "emulated");
+  // --no-emulate: SKIP instead.
+  if (!opt.emulate) child.argv.push_back("--no-emulate");
+  if (opt.sandbox) child.argv.push_back("--sandbox");
+  if (opt.unisolated) child.argv.push_back("--unsafe-no-isolation");
+  // The seed in the environment, never on the command line (/proc/PID/cmdline is every process's to read).
+  if (opt.secret_seed) child.env = {{kSecretSeedVariable, std::to_string(*opt.secret_seed)}};
+  child.output_limit = 64 * 1024;
+  child.syscall_filter = false;  // a judge, which kills its runners' users itself; its runners are filtered
+  return child;
+}
+
+// A child judge's report, or a JE report of the batch's own where the judge did not finish (no record: the next
+// batch grades the file again).
+json child_report(const BatchJob& j, const BatchOptions& opt, const RunResult& r, const fs::path& part) {
+  json report = tolerant::read_file(part, 64 << 20);
+  if (!report.is_discarded() && report.is_object() && report.contains("verdict")) return report;
+  return own_report(j, Verdict::JE,
+                    "the judge did not finish (" + (r.timed_out ? std::string("timed out") : r.status.describe()) +
+                        "): " + r.output.substr(0, 300),
+                    opt)
+      .to_json();
 }
 
 // Grades one file in a child judge; always leaves a report behind.
@@ -144,43 +207,17 @@ void grade_job(const Paths& paths, const BatchOptions& opt, const BatchJob& j, c
     r.graded_from = record;  // kept until the file changes
     report = r.to_json();
   } else {
-    SpawnOptions child;
-    child.argv = {paths.judge.string(), j.slug, fs::absolute(j.file).string(), "--json", part.string(), "--device",
-                  std::to_string(device), "--participant-folder", fs::absolute(j.file).parent_path().string(),
-                  "--participant-name=" + j.participant};
-    // The class, the results and the seed file are not the submission's to see.
-    for (const fs::path& hide : {fs::absolute(opt.dir), fs::absolute(opt.out)})
-      child.argv.insert(child.argv.end(), {"--hide", hide.string()});
-    if (!opt.seed_file.empty()) child.argv.insert(child.argv.end(), {"--hide", opt.seed_file});
-    if (!opt.bench) child.argv.push_back("--no-bench");
-    // A class is graded on a GPU or not at all: emulated grades carry no performance points and
-    // would be ranked beside timed ones (one file: judge SLUG FILE --emulate).
-    child.argv.push_back("--no-emulate");
-    if (opt.sandbox) child.argv.push_back("--sandbox");
-    if (opt.unisolated) child.argv.push_back("--unsafe-no-isolation");
-    // The seed in the environment, never on the command line (/proc/PID/cmdline is every process's to read).
-    if (opt.secret_seed) child.env = {{kSecretSeedVariable, std::to_string(*opt.secret_seed)}};
-    child.output_limit = 64 * 1024;
-    child.syscall_filter = false;  // a judge, which kills its runners' users itself; its runners are filtered
-    const RunResult r = run_command(child, 4 * 3600);
-    report = tolerant::read_file(part, 64 << 20);
-    // The judge itself did not finish: FAIL, with no record, so the next batch grades it again.
-    if (report.is_discarded() || !report.is_object() || !report.contains("verdict"))
-      report = own_report(j, Verdict::FAIL,
-                          "the judge did not finish (" +
-                              (r.timed_out ? std::string("timed out") : r.status.describe()) +
-                              "): " + r.output.substr(0, 300),
-                          opt)
-                   .to_json();
+    const RunResult r = run_command(child_judge(paths, opt, j.file, j.participant, part, device), 4 * 3600);
+    report = child_report(j, opt, r, part);
   }
   fs::remove(part);
   write_report(j, report);
   const std::string verdict = tolerant::str(report, "verdict");
-  progress.finished(j, verdict.empty() ? "FAIL" : verdict,
+  progress.finished(j, verdict.empty() ? "JE" : verdict,
                     tolerant::num(tolerant::field(report, "score"), "total").value_or(0.0));
 }
 
-// grade_job, where whatever goes wrong costs that file alone: a FAIL report saying why, and the batch goes on.
+// grade_job, where whatever goes wrong costs that file alone: a JE report saying why, and the batch goes on.
 void grade_job_alone(const Paths& paths, const BatchOptions& opt, const BatchJob& j, const GradedFrom& record,
                      int device, Progress& progress) {
   try {
@@ -189,11 +226,178 @@ void grade_job_alone(const Paths& paths, const BatchOptions& opt, const BatchJob
     const std::string why = std::string("the batch could not grade this file: ") + e.what();
     std::fprintf(stderr, "warning: %s: %s\n", job_name(j).c_str(), terminal_safe(why).c_str());
     try {
-      write_report(j, own_report(j, Verdict::FAIL, why, opt).to_json());
+      write_report(j, own_report(j, Verdict::JE, why, opt).to_json());
     } catch (const std::exception&) {  // no report: the next batch grades it again
     }
-    progress.finished(j, "FAIL", 0.0);
+    progress.finished(j, "JE", 0.0);
   }
+}
+
+// Why a report's score is uncertain (its "score"."noise": the machine was busy while it was timed), or "".
+std::string noise_of(const json& report) { return tolerant::str(tolerant::field(report, "score"), "noise"); }
+
+// The half-width of a report's score interval, in points (infinity where it has none).
+double plus_minus_of(const json& report) {
+  return tolerant::num(tolerant::field(report, "score"), "plus_minus").value_or(HUGE_VAL);
+}
+
+// The jobs whose report is noisy.
+std::vector<BatchJob> noisy_jobs(const std::vector<BatchJob>& jobs) {
+  std::vector<BatchJob> out;
+  for (const BatchJob& j : jobs)
+    if (j.refused.empty() && !noise_of(tolerant::read_file(j.report, 64 << 20)).empty()) out.push_back(j);
+  return out;
+}
+
+// Grades each noisy job once more, one at a time, at the end of the batch: the regrade replaces the first
+// grade unless it is noisy too with a wider interval. Says which stay noisy.
+void regrade_noisy(const Paths& paths, const BatchOptions& opt, const std::vector<BatchJob>& noisy) {
+  if (noisy.empty()) return;
+  std::printf("grade %zu noisy grade(s) again (the machine was busy while they were timed):\n", noisy.size());
+  Progress progress(noisy.size());
+  std::vector<std::string> still;
+  for (const BatchJob& j : noisy) {
+    const json first = tolerant::read_file(j.report, 64 << 20);
+    grade_job_alone(paths, opt, j, GradedFrom{}, 0, progress);
+    const json again = tolerant::read_file(j.report, 64 << 20);
+    const bool keep_first = !noise_of(again).empty() && plus_minus_of(again) > plus_minus_of(first);
+    if (keep_first) write_report(j, first);
+    const json& kept = keep_first ? first : again;
+    if (const std::string noise = noise_of(kept); !noise.empty()) {
+      char pm[32];
+      std::snprintf(pm, sizeof pm, "\xC2\xB1 %.1f", plus_minus_of(kept));
+      still.push_back(job_name(j) + " (" + pm + ": " + terminal_safe(one_line(noise, 160)) + ")");
+    }
+  }
+  progress.end();
+  if (still.empty()) {
+    std::printf("no grade is noisy now\n");
+    return;
+  }
+  std::printf("still noisy after a second grade (%zu; the leaderboard marks them; judge batch --regrade-noisy on a "
+              "quiet machine grades them again):\n", still.size());
+  for (const std::string& s : still) std::printf("  %s\n", s.c_str());
+}
+
+// Whether bubblewrap starts here as a runner starts it (as root: as a user of its own), with the namespaces the
+// judge asks for: "" when it does, else its own words (one line).
+std::string sandbox_cannot_start() {
+  SpawnOptions probe;
+  probe.argv = {bubblewrap_path(), "--ro-bind",      "/",           "/",           "--proc",        "/proc",
+                "--dev",           "/dev",           "--tmpfs",     "/tmp",        "--unshare-net", "--unshare-ipc",
+                "--unshare-uts",   "--unshare-pid",  "--die-with-parent", "--new-session", "true"};
+  if (geteuid() == 0) probe.uid = fresh_runner_uid();
+  probe.output_limit = 4096;
+  const RunResult r = run_command(probe, 30);
+  if (!r.timed_out && r.status.exited && r.status.code == 0) return "";
+  std::string line = r.output.substr(0, r.output.find('\n'));
+  if (line.empty()) line = bubblewrap_path() + " ended with " + (r.timed_out ? "a time-out" : r.status.describe());
+  return line;
+}
+
+// What grading without the sandbox gives up, and how to ask for it.
+std::string without_sandbox() {
+  if (geteuid() == 0)
+    return "--no-sandbox grades without it: each submission still runs as a user of its own, under the syscall "
+           "filter and Landlock (which hides the class, the results and the answers where the kernel has it), but "
+           "with the network, the other processes in view and every file all users may read";
+  return "--no-sandbox needs root (each submission a user of its own) or --unsafe-no-isolation with it, under "
+         "which every submission runs as you, free to read and change the others' files and reports";
+}
+
+// A folder for a problem's canary where the class's files are: a hidden folder beside the participants' (their
+// parent, their folder's mode and owner), else beside the class folder; removed with its files.
+// Where the canaries' reports go: RESULTS/.canary, a Slurm task's (--participant) in a folder of its own below
+// (the tasks of one array run at once, on other nodes).
+fs::path canary_reports(const BatchOptions& opt) {
+  const fs::path all = opt.out / ".canary";
+  return opt.participant.empty() ? all : all / results_folder(opt.participant);
+}
+
+struct CanaryFolder {
+  fs::path path;
+  explicit CanaryFolder(const fs::path& participant) {
+    struct stat st {};
+    if (stat(participant.c_str(), &st) != 0) return;
+    for (const fs::path& at : {participant.parent_path(), participant.parent_path().parent_path()}) {
+      std::string t = (at / (std::string(kCanaryFolderPrefix) + "XXXXXX")).string();
+      if (!mkdtemp(t.data())) continue;
+      path = t;
+      chmod(path.c_str(), st.st_mode & 07777);
+      // As root, the participants' owner too; where that fails the canary meets what their files would.
+      if (geteuid() == 0) (void)!chown(path.c_str(), st.st_uid, st.st_gid);
+      return;
+    }
+  }
+  ~CanaryFolder() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove_all(path, ec);
+  }
+};
+
+// Each problem's canary before its files are graded: the fast reference, copied where the class's files are
+// (CanaryFolder, the file's mode and owner), graded by a child judge with the class's options, isolation, hidden
+// paths and results folder, functional tests only. Returns, for each problem whose canary is neither AC nor SKIP
+// (a machine that cannot run the problem SKIPs its files alike), why, in one line; its report stays in
+// RESULTS/.canary/.
+std::map<std::string, std::string> run_canaries(const Paths& paths, const BatchOptions& opt,
+                                                const std::vector<BatchJob>& todo) {
+  std::map<std::string, const BatchJob*> first;  // a problem -> a file of it to grade
+  for (const auto& j : todo)
+    if (j.refused.empty()) first.emplace(j.slug, &j);
+  std::map<std::string, std::string> failed;
+  BatchOptions functional = opt;
+  functional.bench = false;
+  const fs::path reports = canary_reports(opt);
+  for (const auto& [slug, j] : first) {
+    const Problem& p = *Registry::find(slug);
+    std::printf("canary %s: its fast reference graded as the class's files are\n", slug.c_str());
+    std::fflush(stdout);
+    CanaryFolder folder(j->file.parent_path());
+    if (folder.path.empty()) {
+      std::fprintf(stderr, "warning: no canary for %s: no folder can be made beside the class's files\n",
+                   slug.c_str());
+      continue;
+    }
+    const fs::path file = folder.path / (slug + "." + p.info().source_ext);
+    struct stat st {};
+    std::error_code ec;
+    fs::create_directories(reports, ec);
+    fs::copy_file(reference_solution(p, paths, "fast"), file, ec);
+    if (!ec && stat(j->file.c_str(), &st) == 0) {
+      chmod(file.c_str(), st.st_mode & 07777);
+      if (geteuid() == 0) (void)!chown(file.c_str(), st.st_uid, st.st_gid);
+    }
+    const fs::path part = reports / (slug + ".json.part");
+    fs::remove(part, ec);
+    const BatchJob canary{"canary", slug, file, reports / (slug + ".json"), ""};
+    const RunResult r = run_command(child_judge(paths, functional, file, canary.participant, part, 0), 3600);
+    const json report = child_report(canary, functional, r, part);
+    fs::remove(part, ec);
+    const std::string verdict = tolerant::str(report, "verdict");
+    if (verdict == "AC" || verdict == "SKIP") {
+      fs::remove(canary.report, ec);
+      continue;
+    }
+    write_report(canary, report);
+    failed[slug] = verdict + ": " + one_line(tolerant::str(report, "message"), 400);
+  }
+  std::error_code ec;
+  if (fs::is_empty(reports, ec)) fs::remove(reports, ec);
+  return failed;
+}
+
+// The noisy reports kept from an earlier batch, which only --regrade-noisy grades again.
+void say_kept_noisy(const std::vector<BatchJob>& jobs, const std::vector<BatchJob>& graded) {
+  std::set<fs::path> now;
+  for (const BatchJob& j : graded) now.insert(j.report);
+  std::vector<BatchJob> kept;
+  for (const BatchJob& j : jobs)
+    if (!now.count(j.report)) kept.push_back(j);
+  const size_t n = noisy_jobs(kept).size();
+  if (n)
+    std::printf("kept %zu noisy report(s) of an earlier batch (the leaderboard marks them): --regrade-noisy grades "
+                "them again\n", n);
 }
 
 void check_writable(const fs::path& out) {
@@ -215,8 +419,8 @@ std::string joined(const std::vector<std::string>& v, const std::string& sep) {
 }
 
 // Why a file's report is not current, or "" when it is.
-std::string regrade_reason(const Paths& paths, const BatchJob& j, const GradedFrom& now, bool force) {
-  if (force) return "--force";
+std::string regrade_reason(const Paths& paths, const BatchJob& j, const GradedFrom& now, const BatchOptions& opt) {
+  if (opt.force) return "--force";
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(j.report, ec))) return "";  // new: graded, not regraded
   const json report = read_json_file(j.report, 64 << 20);
@@ -227,12 +431,16 @@ std::string regrade_reason(const Paths& paths, const BatchJob& j, const GradedFr
   } catch (const json::exception&) {
     return "its report cannot be read";
   }
+  if (report["verdict"] == "JE") return "a judge error (JE) is the judge's fault, never kept";
   if (then.empty()) return "its report records nothing of what it was graded from (an older judge, or a grading that did not finish)";
+  const Problem& p = *Registry::find(j.slug);
+  const bool gpu_here = !nvcc_path().empty() && probe_gpu(paths, 0).usable();
   if (report["verdict"] == "SKIP" && j.refused.empty()) {
-    const Problem& p = *Registry::find(j.slug);
-    const bool runs_here = p.info().kind == Kind::CPU || (!nvcc_path().empty() && probe_gpu(paths, 0).usable());
+    const bool runs_here = p.info().kind == Kind::CPU || gpu_here || (opt.emulate && emulator_built());
     if (runs_here) return "SKIP where it was graded, and this machine can run it";
   }
+  if (report.value("emulated", json(false)) == json(true) && p.info().kind == Kind::GPU && !opt.emulate && !gpu_here)
+    return "graded by CPU emulation, and this batch is --no-emulate";
   return joined(then.differences(now), "; ");
 }
 
@@ -347,7 +555,9 @@ ClassList scan_class(const fs::path& dir, const fs::path& out, const std::vector
     const std::string name = e.path().filename().string();
     if (name.front() == '.') {
       // Hidden (.git, .hpcjudge, an editor's): passed over, and said where it holds a file the batch would grade
-      // under another name, so that no participant is dropped without a word.
+      // under another name, so that no participant is dropped without a word. A canary's folder (CanaryFolder,
+      // another Slurm task's while it runs) is the judge's own.
+      if (name.starts_with(kCanaryFolderPrefix)) continue;
       if (e.is_directory() && !e.is_symlink() && holds_problem_file(e.path()))
         skip("", e.path(),
              "a hidden folder (its name begins with '.') that holds a problem's file: rename it to grade it");
@@ -356,7 +566,12 @@ ClassList scan_class(const fs::path& dir, const fs::path& out, const std::vector
     if (e.is_symlink()) {
       skip("", e.path(), "a symbolic link, not a participant folder");
     } else if (e.is_directory()) {
-      folders.push_back(e.path());
+      std::error_code ec;
+      if (fs::equivalent(e.path(), out, ec)) continue;  // the results folder inside the class: no participant
+      if (fs::exists(e.path() / kBatchFile, ec))
+        skip("", e.path(), "a results folder of another batch (it holds " + std::string(kBatchFile) + ")");
+      else
+        folders.push_back(e.path());
     } else if (name != "class.json") {
       skip("", e.path(), "not a participant folder");
     }
@@ -383,6 +598,8 @@ ClassList scan_class(const fs::path& dir, const fs::path& out, const std::vector
         std::string why = "named after no problem";
         if (const Problem* q = Registry::find(f.stem().string()))
           why = q->info().slug + " takes a ." + q->info().source_ext + " file";
+        else if (const std::string meant = meant_file(f, problems); !meant.empty())
+          why += "; did you mean " + meant + "?";
         skip(who, f, why);
         continue;
       }
@@ -440,6 +657,14 @@ std::string check_pack(const fs::path& folder, const std::vector<BatchJob>& jobs
 int run_batch(const Paths& paths, const BatchOptions& opt) {
   if (!fs::is_directory(opt.dir)) throw std::runtime_error(opt.dir.string() + ": no such folder");
   check_writable(opt.out);
+  // A sandbox that cannot start would end every file's grade: said once, before anything is graded.
+  if (opt.sandbox && !opt.slurm)
+    if (const std::string why = sandbox_cannot_start(); !why.empty()) {
+      std::fprintf(stderr, "judge: the sandbox (bubblewrap) cannot start here: %s\nnothing was graded. Let "
+                   "bubblewrap make its namespaces (unprivileged user namespaces; a container allowed them), or: %s\n",
+                   terminal_safe(why).c_str(), without_sandbox().c_str());
+      return 1;
+    }
   std::vector<std::string> problems = opt.problems.empty() ? read_class_file(opt.dir) : opt.problems;
   ClassList c = scan_class(opt.dir, opt.out, problems);
   for (const auto& w : c.warnings) std::fprintf(stderr, "warning: %s\n", terminal_safe(w).c_str());
@@ -491,8 +716,10 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
     });
     std::vector<std::string> extra;
     if (!opt.bench) extra.push_back("--no-bench");
+    if (!opt.emulate) extra.push_back("--no-emulate");
     if (!opt.seed_file.empty()) extra.insert(extra.end(), {"--seed-file", fs::absolute(opt.seed_file).string()});
     if (opt.force) extra.push_back("--force");
+    if (opt.regrade_noisy) extra.push_back("--regrade-noisy");
     if (!opt.sandbox) extra.push_back("--no-sandbox");
     if (opt.unisolated) extra.push_back("--unsafe-no-isolation");
     if (!problems.empty()) extra.insert(extra.end(), {"--problems", joined(problems, ",")});
@@ -527,7 +754,7 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
     const GradedFrom record = graded_from(p, source_id, now, paths);
     std::error_code ec;
     const bool exists = fs::exists(fs::symlink_status(j.report, ec));
-    const std::string why = regrade_reason(paths, j, record, opt.force);
+    const std::string why = regrade_reason(paths, j, record, opt);
     if (exists && why.empty()) {
       ++kept;
       if (tolerant::str(read_json_file(j.report, 64 << 20), "verdict") == "SKIP") ++kept_skips[j.slug];
@@ -545,6 +772,19 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
   for (const auto& [slug, n] : kept_skips)
     std::printf("kept %d SKIP report(s) of %s: this machine cannot run it either; a batch on a machine that can "
                 "regrades them\n", n, slug.c_str());
+  // Each problem's canary first: where the judge cannot grade its fast reference as it would the class's files,
+  // that problem's files are not graded (no verdict of theirs is the set-up's).
+  const std::map<std::string, std::string> broken = run_canaries(paths, opt, todo);
+  for (const auto& [slug, why] : broken) {
+    const auto n = std::count_if(todo.begin(), todo.end(), [&](const BatchJob& j) { return j.slug == slug; });
+    std::fprintf(stderr, "judge: canary %s: its fast reference got %s\n  so its %zu file(s) were not graded: the "
+                 "set-up or the judge is at fault, not the students. Fix what it names (a folder the runners cannot "
+                 "reach, a sandbox that cannot start: %s) and run the batch again; its report: %s\n",
+                 slug.c_str(), terminal_safe(why).c_str(), static_cast<size_t>(n), without_sandbox().c_str(),
+                 terminal_safe((canary_reports(opt) / (slug + ".json")).string()).c_str());
+  }
+  for (size_t i = todo.size(); i-- > 0;)
+    if (broken.count(todo[i].slug)) todo.erase(todo.begin() + i), records.erase(records.begin() + i);
   // CPU problems one at a time (timing wants the whole machine); GPU problems
   // with one worker per GPU.
   std::vector<size_t> cpu, gpu;
@@ -562,6 +802,9 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
     });
   for (auto& w : workers) w.join();
   progress.end();
+  // Noisy grades of this batch, and with --regrade-noisy the kept ones too: once more, now.
+  regrade_noisy(paths, opt, noisy_jobs(opt.regrade_noisy ? c.jobs : todo));
+  if (!opt.regrade_noisy) say_kept_noisy(c.jobs, todo);
   std::vector<std::string> written;
   if (opt.junit)
     for (const auto& who : c.participants) written.push_back(write_junit(opt.out, who).string());
@@ -574,7 +817,14 @@ int run_batch(const Paths& paths, const BatchOptions& opt) {
                                                                  : std::to_string(written.size()) + " files, " +
                                                                        (opt.out / "<participant>/junit.xml").string())
                                    .c_str());
-  return 0;
+  // A judge error is no student's verdict: named, and the batch fails (the next one grades those files again).
+  std::vector<std::string> judge_errors;
+  for (const auto& j : todo)
+    if (tolerant::str(read_json_file(j.report, 64 << 20), "verdict") == "JE") judge_errors.push_back(job_name(j));
+  if (!judge_errors.empty())
+    std::fprintf(stderr, "judge: %zu file(s) got JE, the judge's own fault, not ranked and graded again by the next "
+                 "batch: %s\n", judge_errors.size(), joined(judge_errors, ", ").c_str());
+  return broken.empty() && judge_errors.empty() ? 0 : 1;
 }
 
 }  // namespace hpcjudge

@@ -8,7 +8,8 @@
 // A report is kept only while it is current: its record (judge/reports/record.h)
 // is what this batch would grade the file from, and it is not a SKIP that this
 // machine can run. Every other file is regraded, and the batch says why; a report
-// whose source is gone is removed, and listed. RESULTS/batch.json keeps the class's
+// whose source is gone is removed, and listed. A noisy grade (the machine was busy while it was timed: its
+// score's "noise") is graded once more at the end of the batch, and the batch says which stay noisy. RESULTS/batch.json keeps the class's
 // problem list, what was not graded and the packs' checks, for the leaderboard.
 #pragma once
 #include <cstdint>
@@ -26,7 +27,10 @@ struct BatchOptions {
   std::filesystem::path dir;
   std::filesystem::path out;
   bool force = false;        // regrade files that already have a report
+  // Grade the kept noisy reports again too (a grade of this batch found noisy is graded once more anyway).
+  bool regrade_noisy = false;
   bool bench = true;
+  bool emulate = true;       // GPU problems without a usable GPU: CPU emulation (false: SKIP, --no-emulate)
   std::string seed_file;     // the staff's secret seed: its file (hidden from submissions; for Slurm tasks)
   std::optional<uint64_t> secret_seed;  // and the seed read from it, handed to child judges in the environment
   bool unisolated = false;   // --unsafe-no-isolation
@@ -81,7 +85,10 @@ ClassList scan_class(const std::filesystem::path& dir, const std::filesystem::pa
 // made by this judge's version; else one line saying what does not match.
 std::string check_pack(const std::filesystem::path& folder, const std::vector<BatchJob>& jobs);
 
-// Returns the exit status: 0 when every file got a report.
+// Before a problem's files are graded, its canary (the fast reference graded as they would be, functional tests
+// only); a problem whose canary is neither AC nor SKIP has none of its files graded. Returns the exit status: 0
+// when every file got a report and none is JE; 1 when the sandbox cannot start (nothing graded), a canary failed
+// or a file got JE.
 int run_batch(const Paths& paths, const BatchOptions& opt);
 
 }  // namespace hpcjudge

@@ -1,6 +1,7 @@
 #include "judge/classroom/leaderboard.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -11,6 +12,7 @@
 
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard_html.h"
+#include "judge/grading/score.h"
 #include "judge/reports/tolerant_json.h"
 #include "judge/files.h"
 #include "judge/reports/report.h"
@@ -27,38 +29,125 @@ using tolerant::field;
 using tolerant::num;
 using tolerant::str;
 
+// A machine, described: its CPU, cores, GPU (a device the grade ran on, never an emulated one or the error of a
+// probe that found none) and compiler. "" without a CPU model.
 std::string machine_line(const json& m) {
   const std::string cpu = str(m, "cpu_model");
   if (cpu.empty()) return "";
   std::string s = cpu + ", " + std::to_string(static_cast<long long>(num(m, "cores").value_or(0))) + " cores";
-  if (const json& gpu = field(m, "gpu"); gpu.is_object()) {
-    const std::string name = str(gpu, "name");
-    s += ", " + (name.empty() ? std::string("GPU") : name);
-  }
+  if (const std::string gpu = str(field(m, "gpu"), "name"); !gpu.empty()) s += ", " + gpu;
   return s + "; " + str(m, "compiler");
 }
+
+// Which machine graded a report: its host name and hardware, whatever the problem (a CPU problem's report names
+// no GPU, a GPU problem's does). "" without a CPU model.
+std::string machine_key(const json& m) {
+  const std::string cpu = str(m, "cpu_model");
+  if (cpu.empty()) return "";
+  return str(m, "hostname") + "|" + cpu + "|" + str(m, "cores");
+}
+
+// The machines a leaderboard's reports were graded on, each described once: one entry per machine_key, its GPU
+// and compilers from every report of it.
+class Machines {
+ public:
+  void add(const json& m) {
+    const std::string key = machine_key(m);
+    if (key.empty()) return;
+    Seen& seen = by_key_[key];
+    seen.base = str(m, "cpu_model") + ", " + std::to_string(static_cast<long long>(num(m, "cores").value_or(0))) +
+                " cores";
+    if (const std::string gpu = str(field(m, "gpu"), "name"); !gpu.empty()) seen.gpus.insert(gpu);
+    if (const std::string c = str(m, "compiler"); !c.empty()) seen.compilers.insert(c);
+  }
+  std::vector<std::string> described() const {
+    std::vector<std::string> out;
+    for (const auto& [key, seen] : by_key_) {
+      std::string s = seen.base;
+      for (const std::string& g : seen.gpus) s += ", " + g;
+      std::string compilers;
+      for (const std::string& c : seen.compilers) compilers += (compilers.empty() ? "" : " / ") + c;
+      out.push_back(s + "; " + compilers);
+    }
+    return out;
+  }
+
+ private:
+  struct Seen {
+    std::string base;
+    std::set<std::string> gpus, compilers;
+  };
+  std::map<std::string, Seen> by_key_;
+};
 
 json number_or_null(const json& o, const char* key) {
   const std::optional<double> v = num(o, key);
   return v ? json(*v) : json();
 }
 
+// ln(t / t_role) over a case's runs, from the rival timed beside it (bench[].side_by_side), if one was.
+std::optional<double> paired_log(const json& c, const char* role) {
+  if (const json& pairs = field(c, "side_by_side"); pairs.is_array())
+    for (const json& p : pairs)
+      if (str(p, "role") == role)
+        if (const auto r = num(p, "median_ratio"); r && *r > 0) return std::log(*r);
+  return std::nullopt;
+}
+
+// A case's share of the performance points: the report's own (bench[].share, as the score took it,
+// judge/grading/score.h), else, for a report that has none, worked out the same way from its fields: ln(t / t_fast)
+// against the span ln(t_base / t_fast), from the ratios to the rivals timed beside it where they were, else from
+// the medians; a span narrower than kMinScaleSpan is that. 1 at the fast reference's speed, 0 at the slow end and
+// below, up to kMaxFraction above. Without a share, a case whose baseline was not timed beside has its span from
+// this run's fast time against the cached baseline, where the score took the cached fast time.
+std::optional<double> case_share(const json& c) {
+  if (const auto share = num(c, "share")) return std::clamp(*share, 0.0, kMaxFraction);
+  const auto median = num(c, "median_s"), base = num(c, "baseline_median_s"), fast = num(c, "fast_median_s");
+  if (!median || *median <= 0) return std::nullopt;
+  const auto to_fast_paired = paired_log(c, "fast"), to_base_paired = paired_log(c, "baseline");
+  double to_fast = 0, span = 0;
+  if (to_fast_paired && to_base_paired) {
+    to_fast = *to_fast_paired;
+    span = *to_fast_paired - *to_base_paired;
+  } else if (fast && *fast > 0 && base && *base > 0) {
+    to_fast = to_fast_paired.value_or(std::log(*median / *fast));
+    span = std::log(*base / *fast);
+  } else {
+    return std::nullopt;
+  }
+  span = std::max(span, std::log(kMinScaleSpan));
+  return std::clamp((span - to_fast) / span, 0.0, kMaxFraction);
+}
+
+json case_entry(const json& c) {
+  const auto share = case_share(c);
+  const auto to_fast = paired_log(c, "fast");
+  return {{"name", str(c, "name")},
+          {"sizes", str(c, "sizes")},
+          {"median_s", num(c, "median_s").value_or(0.0)},
+          {"baseline_s", number_or_null(c, "baseline_median_s")},
+          {"fast_s", number_or_null(c, "fast_median_s")},
+          {"ratio_to_fast", to_fast ? json(std::exp(*to_fast)) : json()},
+          {"share", share ? json(*share) : json()}};
+}
+
 // A report's row in the leaderboard (readable_report(report)): every field read tolerantly, so none throws.
 json result_entry(const json& report) {
   json bench = json::array();
   if (const json& b = field(report, "bench"); b.is_array())
-    for (const json& c : b)
-      bench.push_back({{"name", str(c, "name")},
-                       {"sizes", str(c, "sizes")},
-                       {"median_s", num(c, "median_s").value_or(0.0)},
-                       {"baseline_s", number_or_null(c, "baseline_median_s")},
-                       {"fast_s", number_or_null(c, "fast_median_s")}});
+    for (const json& c : b) bench.push_back(case_entry(c));
   const json& score = field(report, "score");
   const std::string message = str(report, "message");
   const std::string note = str(score, "note");
+  const std::string noise = str(score, "noise");
+  const bool emulated = field(report, "emulated") == true || field(report, "emulation").is_object();
   return {{"verdict", str(report, "verdict")},
           {"score", num(score, "total").value_or(0.0)},
           {"max", num(score, "max").value_or(0.0)},
+          {"plus_minus", number_or_null(score, "plus_minus")},
+          {"noisy", !noise.empty()},
+          {"noise", one_line(noise, 200)},
+          {"emulated", emulated},
           {"message", message},
           {"reason", one_line(message.empty() ? note : message)},
           {"graded_at", str(report, "graded_at")},
@@ -73,6 +162,70 @@ std::string fixed1(double v) {
 }
 
 constexpr const char* kRenamed = " (participant)";
+constexpr const char* kJudgeError = "JE";  // the judge's own fault: never a student's verdict, never ranked
+
+// A participant's row: the total of their graded results, and why they are not ranked, if they are not: no
+// result at all ("no submission"), or a judge error on a problem ("judge error"; their total is not final).
+json participant_row(const std::string& name, const json& results_of, double max_total, const std::string& note) {
+  double total = 0;
+  std::vector<std::string> judge_errors;
+  for (const auto& [slug, r] : results_of.items()) {
+    if (r["verdict"] == kJudgeError) judge_errors.push_back(slug);
+    else total += r["score"].get<double>();
+  }
+  std::string unranked, why;
+  if (results_of.empty()) {
+    unranked = "no submission";
+  } else if (!judge_errors.empty()) {
+    unranked = "judge error";
+    for (const std::string& slug : judge_errors) why += (why.empty() ? "" : ", ") + slug;
+    why = "not ranked until " + why + " is graded again: the judge failed, not the submission";
+  }
+  return {{"name", name}, {"total", total}, {"max", max_total}, {"note", note}, {"results", results_of},
+          {"unranked", unranked}, {"unranked_why", why}};
+}
+
+// Ranked rows first, by total descending, ties by name in byte order sharing a rank (1, 2, 2, 4); then those
+// with a judge error, then those without a submission, each by name, with a null rank.
+void rank_rows(std::vector<json>& rows) {
+  const auto group = [](const json& r) {
+    const std::string u = r["unranked"];
+    return u.empty() ? 0 : u == "judge error" ? 1 : 2;
+  };
+  std::sort(rows.begin(), rows.end(), [&](const json& a, const json& b) {
+    if (group(a) != group(b)) return group(a) < group(b);
+    if (group(a) == 0 && a["total"] != b["total"]) return a["total"].get<double>() > b["total"].get<double>();
+    return a["name"].get<std::string>() < b["name"].get<std::string>();
+  });
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (group(rows[i]) != 0) {
+      rows[i]["rank"] = nullptr;
+      continue;
+    }
+    rows[i]["rank"] = i > 0 && rows[i]["total"] == rows[i - 1]["total"] ? rows[i - 1]["rank"].get<int>()
+                                                                        : static_cast<int>(i + 1);
+  }
+}
+
+// The rank's cell: the rank, or why there is none.
+std::string rank_text(const json& row) {
+  return row["rank"].is_number() ? std::to_string(row["rank"].get<int>()) : row["unranked"].get<std::string>();
+}
+
+// A score with its interval: "71.1 ± 12.4", or "71.1" where it has none.
+std::string score_text(const json& r) {
+  std::string s = fixed1(r["score"]);
+  if (r["plus_minus"].is_number()) s += " \xC2\xB1 " + fixed1(r["plus_minus"]);
+  return s;
+}
+
+// What a reader must know beside a score: "noisy (load average ...)", "emulated".
+std::string marks_text(const json& r) {
+  std::string s;
+  if (r["noisy"] == true) s = "noisy (" + r["noise"].get<std::string>() + ")";
+  if (r["emulated"] == true) s += (s.empty() ? "" : "; ") + std::string("emulated (CPU emulation of the GPU: no timing)");
+  return s;
+}
 
 }  // namespace
 
@@ -127,7 +280,8 @@ json leaderboard_model(const fs::path& results) {
   const json packs = batch.contains("packs") && batch["packs"].is_object() ? batch["packs"] : json::object();
 
   std::map<std::string, json> reports_by_participant;  // name -> {slug: report}
-  std::set<std::string> slugs, machines;
+  std::set<std::string> slugs;
+  Machines machines;
   for (const auto& dir : fs::directory_iterator(results)) {
     if (!dir.is_directory() || dir.path().filename().string().front() == '.') continue;
     const std::string folder = dir.path().filename().string();
@@ -147,7 +301,7 @@ json leaderboard_model(const fs::path& results) {
       if (!listed.empty() && std::find(listed.begin(), listed.end(), slug) == listed.end()) continue;
       mine[slug] = result_entry(report);
       slugs.insert(slug);
-      if (const std::string m = mine[slug]["machine"]; !m.empty()) machines.insert(m);
+      machines.add(field(report, "machine"));
     }
   }
   json problems = json::array();
@@ -163,18 +317,10 @@ json leaderboard_model(const fs::path& results) {
   }
   std::vector<json> rows;
   for (auto& [name, results_of] : reports_by_participant) {
-    double total = 0;
-    for (const auto& [slug, r] : results_of.items()) total += r["score"].get<double>();
     const std::string note = packs.contains(name) && packs[name].is_string() ? packs[name].get<std::string>() : "";
-    rows.push_back({{"name", name}, {"total", total}, {"max", max_total}, {"note", note}, {"results", results_of}});
+    rows.push_back(participant_row(name, results_of, max_total, note));
   }
-  std::sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
-    if (a["total"] != b["total"]) return a["total"].get<double>() > b["total"].get<double>();
-    return a["name"].get<std::string>() < b["name"].get<std::string>();
-  });
-  for (size_t i = 0; i < rows.size(); ++i)  // competition ranking: 1, 2, 2, 4
-    rows[i]["rank"] = i > 0 && rows[i]["total"] == rows[i - 1]["total"] ? rows[i - 1]["rank"].get<int>()
-                                                                         : static_cast<int>(i + 1);
+  rank_rows(rows);
   json not_graded = json::array();
   if (batch.contains("not_graded") && batch["not_graded"].is_array())
     for (const json& n : batch["not_graded"]) {
@@ -184,11 +330,17 @@ json leaderboard_model(const fs::path& results) {
       };
       not_graded.push_back({{"participant", text("participant")}, {"file", text("file")}, {"reason", text("reason")}});
     }
+  for (json& row : rows) {  // a participant whose files were all passed over: say so beside "no submission"
+    if (row["unranked"] != "no submission") continue;
+    const auto n = std::count_if(not_graded.begin(), not_graded.end(),
+                                 [&](const json& g) { return g["participant"] == row["name"]; });
+    if (n) row["unranked_why"] = std::to_string(n) + " file(s) not graded (listed under Not graded)";
+  }
   return {{"title", "hpcjudge leaderboard"},
           {"generated_at", utc_now()},
           {"problems", problems},
           {"problem_list", listed.empty() ? "the problems anyone was graded on" : "the class's problem list"},
-          {"machines", json(std::vector<std::string>(machines.begin(), machines.end()))},
+          {"machines", json(machines.described())},
           {"participants", rows},
           {"not_graded", not_graded}};
 }
@@ -203,10 +355,12 @@ std::string leaderboard_csv(const json& model) {
     cell(p["slug"].get<std::string>() + " verdict");
     cell(p["slug"].get<std::string>() + " score");
     cell(p["slug"].get<std::string>() + " reason");
+    cell(p["slug"].get<std::string>() + " \xC2\xB1");
+    cell(p["slug"].get<std::string>() + " marks");
   }
   s += ",graded_at,machine,note\n";
   for (const auto& row : model["participants"]) {
-    s += std::to_string(row["rank"].get<int>());
+    s += csv_field(rank_text(row));
     cell(row["name"]);
     cell(fixed1(row["total"]));
     cell(fixed1(row["max"]));
@@ -214,19 +368,23 @@ std::string leaderboard_csv(const json& model) {
     for (const auto& p : model["problems"]) {
       const std::string slug = p["slug"];
       if (!row["results"].contains(slug)) {
-        s += ",,,";
+        s += ",,,,,";
         continue;
       }
       const json& r = row["results"][slug];
+      const bool je = r["verdict"] == kJudgeError;
       cell(r["verdict"]);
-      cell(fixed1(r["score"]));
-      cell(r["reason"]);
+      cell(je ? "" : fixed1(r["score"]));  // no points, not 0 points
+      cell(je ? "judge error: " + r["reason"].get<std::string>() : r["reason"].get<std::string>());
+      cell(r["plus_minus"].is_number() ? fixed1(r["plus_minus"]) : "");
+      cell(marks_text(r));
       when = std::max(when, r["graded_at"].get<std::string>());
       if (!r["machine"].get<std::string>().empty()) machine = r["machine"];
     }
     cell(when);
     cell(machine);
-    cell(row.value("note", ""));
+    const std::string why = row.value("unranked_why", ""), note = row.value("note", "");
+    cell(why + (why.empty() || note.empty() ? "" : "; ") + note);
     s += "\n";
   }
   // After a blank line, the files no one was graded on: a section of its own.
@@ -241,6 +399,38 @@ std::string leaderboard_csv(const json& model) {
   return s;
 }
 
+namespace {
+
+bool any_interval(const json& model) {
+  for (const auto& row : model["participants"])
+    for (const auto& [slug, r] : row["results"].items())
+      if (r["plus_minus"].is_number()) return true;
+  return false;
+}
+
+// Under the Markdown table: each noisy grade's cause, and what "emulated" means.
+std::string markdown_marks(const json& model) {
+  std::string noisy;
+  bool emulated = false;
+  for (const auto& row : model["participants"])
+    for (const auto& [slug, r] : row["results"].items()) {
+      if (r["noisy"] == true)
+        noisy += "- " + md_cell(row["name"]) + ", " + md_cell(slug) + ": " + md_cell(r["noise"]) + "\n";
+      emulated = emulated || r["emulated"] == true;
+    }
+  std::string s;
+  if (any_interval(model)) s += "\nA score's \xC2\xB1 is its interval's half-width (about 95%).\n";
+  if (!noisy.empty())
+    s += "\nNoisy: the machine was busy while these were timed (the interval is over " + fixed1(kNoisyPoints) +
+         " points either side); `judge batch --regrade-noisy` grades them again:\n\n" + noisy;
+  if (emulated)
+    s += "\nEmulated: the CUDA code ran under the judge's CPU emulation (no GPU here): correctness only, no "
+         "timing.\n";
+  return s;
+}
+
+}  // namespace
+
 std::string leaderboard_markdown(const json& model) {
   std::string s = "# " + model["title"].get<std::string>() + "\n\nGenerated " + model["generated_at"].get<std::string>() +
                   ".\n\n| rank | participant | total |";
@@ -253,7 +443,7 @@ std::string leaderboard_markdown(const json& model) {
   }
   s += " note |\n" + rule + " --- |\n";
   for (const auto& row : model["participants"]) {
-    s += "| " + std::to_string(row["rank"].get<int>()) + " | ";
+    s += "| " + rank_text(row) + " | ";
     s.append(md_cell(row["name"]));
     s += " | " + fixed1(row["total"]) + " / " + fixed1(row["max"]) + " |";
     for (const auto& p : model["problems"]) {
@@ -264,17 +454,25 @@ std::string leaderboard_markdown(const json& model) {
       }
       const json& r = row["results"][slug];
       s.push_back(' ');
+      if (r["verdict"] == kJudgeError) {
+        s += "judge error — " + md_cell(r.value("reason", "")) + " |";
+        continue;
+      }
       s.append(md_cell(r["verdict"].get<std::string>()));
       s.push_back(' ');
-      s.append(fixed1(r["score"]));
+      s.append(score_text(r));
+      if (r["noisy"] == true) s += " (noisy)";
+      if (r["emulated"] == true) s += " (emulated)";
       if (const std::string why = r.value("reason", ""); !why.empty()) s += " — " + md_cell(why);
       s += " |";
     }
     s.push_back(' ');  // appended apart: `" " + std::string` sets off g++ 12's false -Wrestrict
-    s += md_cell(row.value("note", ""));
+    const std::string why = row.value("unranked_why", ""), note = row.value("note", "");
+    s += md_cell(why + (why.empty() || note.empty() ? "" : "; ") + note);
     s += " |\n";
   }
   s += "\nMaximum: " + md_cell(model.value("problem_list", "")) + ".\n";
+  s += markdown_marks(model);
   s += "\n## Not graded\n\n";
   if (model.value("not_graded", json::array()).empty()) s += "Nothing: every file was graded.\n";
   for (const auto& n : model.value("not_graded", json::array())) {

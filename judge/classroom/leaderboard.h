@@ -14,6 +14,16 @@ namespace hpcjudge {
 
 // The model every format is written from (leaderboard.json). Ranked by total
 // score, descending; ties by participant name in byte order, sharing a rank.
+// Not ranked (rank null, "unranked" says why, listed after the ranked): a
+// participant with a JE result (the judge's own fault: "judge error" and its
+// cause, no points, until it is graded again) and one without a submission
+// ("no submission"). Each result carries its score's "plus_minus" (the
+// interval's half-width), "noisy" with the report's "noise" (the machine was
+// busy while it was timed), "emulated" (CUDA run under CPU emulation), and per
+// performance case its "share" of the performance points as the score takes
+// it (from the ratios to the references timed beside it), which colours its
+// bar. "machines" has one entry per machine (host name, CPU and cores), with
+// its GPU and compiler as its reports name them, whatever the problem's kind.
 // With RESULTS/batch.json: the class's problem list fixes the columns and the
 // maximum (else the problems anyone was graded on), "not_graded" lists the files
 // and folders no one was graded on, and a participant's "note" says where their

@@ -65,11 +65,35 @@ const char* verdict_class(const std::string& v) {
   if (v == "WA" || v == "RE" || v == "TLE" || v == "MLE" || v == "CE") return "v v-bad";
   if (v == "SKIP") return "v v-skip";
   if (v == "FAIL") return "v v-fail";
+  if (v == "JE") return "v v-je";
   return "v v-other";
 }
 
 std::string verdict_badge(const std::string& v) {
   return std::string("<span class=\"") + verdict_class(v) + "\">" + esc(v.empty() ? "?" : v) + "</span>";
+}
+
+// A result of the judge's own fault (JE): never a verdict on the submission, never points.
+bool judge_error(const json& r) { return str(r, "verdict") == "JE"; }
+
+// A score as shown: "71.1 ± 12.4", or "71.1" without an interval.
+std::string score_shown(const json& r, double score) {
+  std::string s = fmt_points(score);
+  if (const auto pm = num(r, "plus_minus")) s += " \xC2\xB1 " + fmt("%.1f", *pm);
+  return s;
+}
+
+// The marks beside a score: noisy (the cause in its title) and emulated.
+std::string marks_html(const json& r) {
+  std::string h;
+  if (field(r, "noisy") == true)
+    h += " <span class=\"mark mark-noisy\" title=\"" +
+         esc("the machine was noisy: " + str(r, "noise") + " (judge batch --regrade-noisy grades it again)") +
+         "\">noisy</span>";
+  if (field(r, "emulated") == true)
+    h += " <span class=\"mark mark-emulated\" title=\"the CUDA code ran under CPU emulation: correctness only, no "
+         "timing\">emulated</span>";
+  return h;
 }
 
 std::string pretty_time(const std::string& iso) {
@@ -145,6 +169,10 @@ table.board { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 .v-skip { background: #eaeef2; color: #57606a; }
 .v-fail { background: #f3e8ff; color: #6e2fc2; }
 .v-other { background: #fff8c5; color: #7d4e00; }
+.v-je { background: #eaeef2; color: #1f2328; border: 1px dashed #8c959f; }
+.mark { display: inline-block; padding: 0 5px; border-radius: 4px; font-size: 11px; line-height: 16px; }
+.mark-noisy { background: #fff1e5; color: #9a3f00; } .mark-emulated { background: #ddf4ff; color: #0a3069; }
+.board td.unranked { font-weight: 400; color: var(--muted); }
 .hint, .legend, .absent, footer { color: var(--muted); font-size: 12.5px; }
 .legend { margin: 6px 0 0; }
 .sw { display: inline-block; width: 14px; height: 10px; margin: 0 4px 0 10px; vertical-align: baseline; }
@@ -162,6 +190,7 @@ svg.chart { display: block; max-width: 100%; height: auto; margin: 2px 0 8px; }
 .chart .sizes { fill: #656d76; font-size: 10px; }
 .chart .none { fill: #8c959f; font-style: italic; }
 .chart .bar-fast { fill: #2da44e; } .chart .bar-mid { fill: #54aeff; } .chart .bar-slow { fill: #fb8f44; }
+.chart .bar-plain { fill: #afb8c1; }
 .chart .ref { stroke-width: 2; }
 .chart .ref-base { stroke: #cf222e; stroke-dasharray: 4 3; }
 .chart .ref-fast { stroke: #6639ba; }
@@ -257,14 +286,26 @@ constexpr const char* kMainScript = R"JS(
 struct Case {
   std::string name, sizes;
   std::optional<double> median, baseline, fast;
+  // The case's share of the performance points as the score takes it, and its time over the fast reference's,
+  // from the ratios to the references timed beside it (judge/classroom/leaderboard.h).
+  std::optional<double> share, ratio_to_fast;
 };
+
+// A bar's colour: the score's own measure of the case (its share of the points), not its time against the
+// references' medians, which may come from another run.
+const char* bar_class(const Case& c) {
+  if (!c.share) return "bar-plain";
+  if (*c.share >= 1) return "bar-fast";
+  return *c.share > 0 ? "bar-mid" : "bar-slow";
+}
 
 std::vector<Case> cases_of(const json& result) {
   std::vector<Case> out;
   const json& bench = field(result, "bench");
   if (!bench.is_array()) return out;
   for (const json& b : bench) {
-    Case c{str(b, "name"), str(b, "sizes"), num(b, "median_s"), num(b, "baseline_s"), num(b, "fast_s")};
+    Case c{str(b, "name"), str(b, "sizes"), num(b, "median_s"), num(b, "baseline_s"), num(b, "fast_s"),
+           num(b, "share"), num(b, "ratio_to_fast")};
     for (auto* v : {&c.median, &c.baseline, &c.fast})
       if (*v && !(**v > 0)) v->reset();
     out.push_back(std::move(c));
@@ -316,16 +357,15 @@ std::string chart_svg(const std::string& who, const std::vector<Case>& cases, co
                       (c.median ? format_seconds(*c.median, TimeStyle::Short) : "none");
     if (c.baseline) tip += "; baseline " + format_seconds(*c.baseline, TimeStyle::Short);
     if (c.fast) tip += "; fast reference " + format_seconds(*c.fast, TimeStyle::Short);
-    if (c.median && c.baseline) tip += "; " + fmt("%.3g", *c.baseline / *c.median) + "\xC3\x97 the baseline's speed";
+    if (c.ratio_to_fast) tip += "; " + fmt("%.3g", *c.ratio_to_fast) + "\xC3\x97 the fast reference's time, side by side";
+    if (c.share) tip += "; " + fmt("%.0f", 100 * *c.share) + "% of the case's performance points";
     o += "<g class=\"case\"><title>" + esc(tip) + "</title>";
     o += "<text x=\"" + fmt_coord(kLabelW - 8) + "\" y=\"" + fmt_coord(y0 + 22) + "\" text-anchor=\"end\">" +
          esc(truncate_chars(c.name, 26)) + "</text>";
     o += "<text class=\"sizes\" x=\"" + fmt_coord(kLabelW - 8) + "\" y=\"" + fmt_coord(y0 + 35) +
          "\" text-anchor=\"end\">" + esc(truncate_chars(c.sizes, 32)) + "</text>";
     if (c.median) {
-      const char* cls = "bar-mid";
-      if (c.fast && *c.median <= *c.fast) cls = "bar-fast";
-      else if (c.baseline && *c.median > *c.baseline) cls = "bar-slow";
+      const char* cls = bar_class(c);
       const double w = std::max(2.0, x_of(*c.median) - kLabelW);
       o += "<rect class=\"" + std::string(cls) + "\" x=\"" + fmt_coord(kLabelW) + "\" y=\"" + fmt_coord(y0 + 15) +
            "\" width=\"" + fmt_coord(w) + "\" height=\"16\" rx=\"2\"/>";
@@ -439,12 +479,19 @@ std::string leaderboard_html(const nlohmann::json& model) {
   h += "</tr></thead>\n<tbody>\n";
   for (size_t i = 0; i < participants.size(); ++i) {
     const json& p = *participants[i];
-    const double rank = num(p, "rank").value_or(static_cast<double>(i + 1));
     const auto total = num(p, "total");
     const auto pmax = num(p, "max");
     h += "<tr data-index=\"" + std::to_string(i) + "\">";
-    h += "<td class=\"num rank\" data-sort=\"" + fmt_exact(rank) + "\">" + esc(fmt_points(rank)) + "</td>";
-    const std::string note = str(p, "note");
+    if (const std::string unranked = str(p, "unranked"); !unranked.empty()) {
+      // Not ranked: sorted after every rank (a judge error before no submission), whichever the model's order.
+      const double after = static_cast<double>(participants.size()) + (unranked == "judge error" ? 1 : 2);
+      h += "<td class=\"num rank unranked\" data-sort=\"" + fmt_exact(after) + "\">" + esc(unranked) + "</td>";
+    } else {
+      const double rank = num(p, "rank").value_or(static_cast<double>(i + 1));
+      h += "<td class=\"num rank\" data-sort=\"" + fmt_exact(rank) + "\">" + esc(fmt_points(rank)) + "</td>";
+    }
+    std::string note = str(p, "unranked_why");
+    if (const std::string pack = str(p, "note"); !pack.empty()) note += (note.empty() ? "" : "; ") + pack;
     h += "<td class=\"participant\"><span class=\"lb-name\">" + esc(str(p, "name")) + "</span>" +
          (note.empty() ? "" : "<small class=\"note\">" + esc(truncate_chars(note, 300)) + "</small>") + "</td>";
     h += "<td class=\"num total\" data-sort=\"" + (total ? fmt_exact(*total) : "") + "\"><b>" +
@@ -458,18 +505,25 @@ std::string leaderboard_html(const nlohmann::json& model) {
         continue;
       }
       const std::string verdict = str(r, "verdict");
+      if (judge_error(r)) {
+        h += "<td class=\"res je\" data-sort=\"\" title=\"" + esc("judge error (the judge's fault, not the "
+             "submission's): " + truncate_chars(str(r, "message"), 400)) + "\">" + verdict_badge(verdict) +
+             " judge error<small class=\"why\">" + esc(truncate_chars(str(r, "reason"), 120)) + "</small></td>";
+        continue;
+      }
       const auto score = num(r, "score");
       std::string tip = verdict;
       if (score) {
         tip += ' ';  // appended apart: `" " + std::string` sets off g++ 12's false -Wrestrict
-        tip += fmt_points(*score) + " / " + fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
+        tip += score_shown(r, *score) + " / " + fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
       }
+      if (field(r, "noisy") == true) tip += "\nnoisy: " + str(r, "noise");
       if (const std::string m = str(r, "message"); !m.empty()) tip += "\n" + truncate_chars(m, 400);
       if (const std::string g = str(r, "graded_at"); !g.empty()) tip += "\ngraded " + pretty_time(g);
       if (const std::string m = str(r, "machine"); !m.empty()) tip += "\non " + m;
       const std::string why = str(r, "reason");
       h += "<td class=\"res\" data-sort=\"" + (score ? fmt_exact(*score) : "") + "\" title=\"" + esc(tip) + "\">" +
-           verdict_badge(verdict) + " " + (score ? esc(fmt_points(*score)) : "\xE2\x80\x94") +
+           verdict_badge(verdict) + " " + (score ? esc(score_shown(r, *score)) : "\xE2\x80\x94") + marks_html(r) +
            (why.empty() ? "" : "<small class=\"why\">" + esc(truncate_chars(why, 120)) + "</small>") + "</td>";
     }
     h += "</tr>\n";
@@ -500,10 +554,11 @@ std::string leaderboard_html(const nlohmann::json& model) {
     if (!pr.kind.empty()) h += " \xC2\xB7 " + esc(pr.kind);
     if (pr.max) h += " \xC2\xB7 " + esc(fmt_points(*pr.max)) + " points";
     h += "</small></h2>\n";
-    h += "<p class=\"legend\">Median time per performance case, log scale:"
-         "<span class=\"sw sw-fast\"></span>at least as fast as the fast reference"
-         "<span class=\"sw sw-mid\"></span>between the two"
-         "<span class=\"sw sw-slow\"></span>slower than the baseline"
+    h += "<p class=\"legend\">Median time per performance case, log scale, coloured by the case's share of the "
+         "performance points as the score takes it (its time against the references timed beside it):"
+         "<span class=\"sw sw-fast\"></span>all (at least the fast reference's speed)"
+         "<span class=\"sw sw-mid\"></span>part"
+         "<span class=\"sw sw-slow\"></span>none (the baseline's speed or slower)"
          "<span class=\"sw sw-base\"></span>baseline<span class=\"sw sw-ref\"></span>fast reference</p>\n";
     std::vector<std::string> absent;
     for (const json* pp : participants) {
@@ -517,20 +572,23 @@ std::string leaderboard_html(const nlohmann::json& model) {
       const std::string verdict = str(r, "verdict");
       const auto score = num(r, "score");
       const std::string score_text =
-          (score ? fmt_points(*score) : "\xE2\x80\x94") + " / " +
-          fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
+          judge_error(r) ? "judge error: " + str(r, "reason")
+                         : (score ? score_shown(r, *score) : "\xE2\x80\x94") + " / " +
+                               fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
       const std::vector<Case> cases = cases_of(r);
       if (has_timing(cases)) {
         h += "<div class=\"entry\">\n<h3><span class=\"who\">" + esc(name) + "</span> " + verdict_badge(verdict) + " " +
-             esc(score_text);
+             esc(score_text) + marks_html(r);
         if (const std::string g = str(r, "graded_at"); !g.empty())
           h += " <small>graded " + esc(pretty_time(g)) + "</small>";
         h += "</h3>\n" + chart_svg(name, cases, axis) + "</div>\n";
       } else {
         std::string reason = " \xE2\x80\x94 no timing";
-        if (verdict == "AC") reason += " (not benchmarked)";
+        if (judge_error(r)) reason = " \xE2\x80\x94 the judge failed, not the submission";
+        else if (field(r, "emulated") == true) reason += " (CPU emulation: correctness only)";
+        else if (verdict == "AC") reason += " (not benchmarked)";
         h += "<p class=\"notiming\"><span class=\"who\">" + esc(name) + "</span> " + verdict_badge(verdict) +
-             esc(reason) + " \xC2\xB7 " + esc(score_text);
+             esc(reason) + " \xC2\xB7 " + esc(score_text) + marks_html(r);
         if (const std::string m = str(r, "message"); !m.empty())
           h += "<span class=\"msg\">" + esc(truncate_chars(m, 600)) + "</span>";
         h += "</p>\n";

@@ -3,11 +3,14 @@
 //
 //   { "title", "generated_at", "machines": [str],
 //     "problems": [ {"slug", "title", "kind", "max"} ],
-//     "participants": [ {"name", "rank", "total", "max",
-//                        "results": { slug: {"verdict", "score", "max", "message",
-//                                            "graded_at", "machine",
-//                                            "bench": [ {"name", "sizes", "median_s",
-//                                                        "baseline_s", "fast_s"} ]} } } ] }
+//     "participants": [ {"name", "rank" (null when unranked), "unranked", "unranked_why", "total", "max",
+//                        "results": { slug: {"verdict", "score", "max", "plus_minus", "noisy", "noise",
+//                                            "emulated", "message", "reason", "graded_at", "machine",
+//                                            "bench": [ {"name", "sizes", "median_s", "baseline_s", "fast_s",
+//                                                        "ratio_to_fast", "share"} ]} } } ] }
+//
+// A case's bar is coloured by its "share" of the performance points (the score's own measure), a JE result
+// reads "judge error" with its cause and no points, an unranked participant shows why in the rank column.
 //
 // Participants are shown in the model's order (already ranked). Missing or
 // mistyped fields are tolerated (shown as blank or "—"), never thrown on;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -48,10 +49,36 @@ std::string fixed1(double v) {
 
 }  // namespace
 
-std::string save_local_report(const Paths& paths, const std::string& slug, const std::string& json_text) {
+fs::path source_report_file(const Paths& paths, const std::string& slug, const std::string& source_path) {
+  return paths.reports / slug / (sha256_hex(source_path).substr(0, 16) + ".json");
+}
+
+namespace {
+
+// A source file's own report, beside the problem's latest; the problem's folder pruned to the most recent.
+void keep_source_report(const Paths& paths, const std::string& slug, const std::string& source_path,
+                        const std::string& json_text) {
+  if (source_path.empty() || json_text.size() > kMaxKeptSourceReport) return;
+  std::error_code ec;
+  const fs::path file = source_report_file(paths, slug, source_path);
+  fs::create_directories(file.parent_path(), ec);
+  if (ec || !write_aside(file, [&](std::ostream& out) { out << json_text; }).empty()) return;
+  std::vector<std::pair<fs::file_time_type, fs::path>> kept;
+  for (const auto& e : fs::directory_iterator(file.parent_path(), ec))
+    if (e.path().extension() == ".json" && e.is_regular_file(ec)) kept.emplace_back(e.last_write_time(ec), e.path());
+  if (kept.size() <= kKeptSourceReports) return;
+  std::sort(kept.begin(), kept.end());
+  for (size_t i = 0; i + kKeptSourceReports < kept.size(); ++i) fs::remove(kept[i].second, ec);
+}
+
+}  // namespace
+
+std::string save_local_report(const Paths& paths, const std::string& slug, const std::string& source_path,
+                              const std::string& json_text) {
   const fs::path file = paths.reports / (slug + ".json");
   // Aside first, then renamed over it: two judges at work at once never leave half a report.
   const std::string why = write_aside(file, [&](std::ostream& out) { out << json_text; });
+  if (why.empty()) keep_source_report(paths, slug, source_path, json_text);
   if (why.empty()) return "";
   std::error_code ec;
   // The nearest folder that exists on the way to the file, and who owns it.
@@ -81,6 +108,41 @@ bool is_untouched_starter(const Paths& paths, const std::string& slug, const std
     if (line.size() > 66 && line.substr(66) == name) return line.substr(0, 64) == mine;
   return false;
 }
+
+namespace {
+
+std::string text_field(const json& j, const char* key) {
+  return j.is_object() && j.value(key, json("")).is_string() ? j.value(key, "") : "";
+}
+
+// The report packed with a file: the one kept for that file (save_local_report), else the problem's latest,
+// where it graded the file as it is now (`sha`). `changed`: a report of the file that graded other bytes (the
+// problem's latest where it is one).
+struct FileReport {
+  json report;
+  fs::path changed;
+};
+
+FileReport report_of(const Paths& paths, const std::string& slug, const fs::path& file, const std::string& source,
+                     const std::string& sha) {
+  FileReport out;
+  std::error_code ec;
+  const fs::path latest = paths.reports / (slug + ".json");
+  for (const fs::path& candidate : {source_report_file(paths, slug, source), latest}) {
+    if (!fs::exists(candidate, ec)) continue;
+    json report = tolerant::read_file(candidate, 64 << 20);
+    if (!report.is_object()) continue;
+    const std::string judged_path = text_field(report, "source_path");
+    const std::string judged_sha = text_field(report.value("graded_from", json::object()), "source_sha256");
+    if (!judged_path.empty() && judged_path != source) continue;  // another file's (an older judge's names none)
+    if (judged_sha.empty() ? report.value("source_key", json("")) == file_key(file) : judged_sha == sha)
+      return {std::move(report), {}};
+    if (out.changed.empty() || candidate == latest) out.changed = candidate;
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string make_pack(const Paths& paths, const PackOptions& opt) {
   // What to pack: "slug" (the file its latest report names) or "slug=file".
@@ -151,34 +213,29 @@ std::string make_pack(const Paths& paths, const PackOptions& opt) {
     const std::string shown = slug + "." + ext + " (" + k.source + ")";
     if (k.starter)
       warnings.push_back("warning: " + shown + " is the starter as it was given, untouched: nothing of yours to grade");
+    const FileReport found = report_of(paths, slug, file, k.source, k.sha);
+    report = found.report;
     if (!report.is_object()) {
-      warnings.push_back("warning: " + shown + " has never been judged here: packed without a report (judge it: "
-                         "./judge/judge " + slug + " " + k.source + ")");
+      warnings.push_back(found.changed.empty()
+                             ? "warning: " + shown + " has never been judged here: packed without a report (judge it: "
+                               "./judge/judge " + slug + " " + k.source + ")"
+                             : "warning: " + found.changed.string() + " is the report of another version of " + k.source +
+                                   " (changed since it was judged): packed without it (judge it again: ./judge/judge " +
+                                   slug + " " + k.source + ")");
     } else {
       const json from = report.value("graded_from", json::object());
-      const std::string judged_sha = from.is_object() && from.value("source_sha256", json("")).is_string()
-                                         ? from.value("source_sha256", "") : "";
-      const std::string judged_path = report.value("source_path", json("")).is_string() ? report.value("source_path", "") : "";
-      const bool same = judged_sha.empty() ? report.value("source_key", json("")) == file_key(file) : judged_sha == k.sha;
-      if (!same) {
-        warnings.push_back("warning: " + report_file.string() + " is the report of another version of " +
-                           (judged_path.empty() || judged_path == k.source ? k.source + " (changed since it was judged)"
-                                                                           : k.source + " (it graded " + judged_path + ")") +
-                           ": packed without it (judge it again: ./judge/judge " + slug + " " + k.source + ")");
-      } else {
-        k.report_text = report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-        k.verdict = report.value("verdict", json("?")).is_string() ? report.value("verdict", "?") : "?";
-        const json score = report.value("score", json::object());
-        if (k.verdict == "SKIP")
-          warnings.push_back("warning: " + shown + " was judged SKIP (this machine cannot run it): it is packed, but "
-                             "no one has seen it run; judge it on a machine with an NVIDIA GPU if you can");
-        else if (k.verdict != "AC")
-          warnings.push_back("warning: " + shown + " was judged " + k.verdict + ": " +
-                             report.value("message", json("")).get<std::string>().substr(0, 200));
-        if (from.is_object() && !from.value("bench", true))
-          warnings.push_back("warning: " + shown + " was judged with --no-bench: its report has no timing");
-        k.verdict += " " + fixed1(score.is_object() ? score.value("total", 0.0) : 0.0);
-      }
+      k.report_text = report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+      k.verdict = report.value("verdict", json("?")).is_string() ? report.value("verdict", "?") : "?";
+      const json score = report.value("score", json::object());
+      if (k.verdict == "SKIP")
+        warnings.push_back("warning: " + shown + " was judged SKIP (this machine cannot run it): it is packed, but "
+                           "no one has seen it run; judge it on a machine with an NVIDIA GPU if you can");
+      else if (k.verdict != "AC")
+        warnings.push_back("warning: " + shown + " was judged " + k.verdict + ": " +
+                           report.value("message", json("")).get<std::string>().substr(0, 200));
+      if (from.is_object() && !from.value("bench", true))
+        warnings.push_back("warning: " + shown + " was judged with --no-bench: its report has no timing");
+      k.verdict += " " + fixed1(score.is_object() ? score.value("total", 0.0) : 0.0);
     }
     packed.push_back(std::move(k));
   }

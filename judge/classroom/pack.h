@@ -27,10 +27,20 @@ struct PackOptions {
 // untouched starters.
 std::string make_pack(const Paths& paths, const PackOptions& opt);
 
-// Saves a report as the latest local one of its problem (what pack bundles).
-// Returns "" when saved, else a warning naming the file, the reason and the fix
-// (a folder owned by root after `sudo make judge`: sudo chown -R "$USER" ...).
-std::string save_local_report(const Paths& paths, const std::string& slug, const std::string& json_text);
+// Saves a report as the latest local one of its problem (the file pack bundles by
+// default), and as the last one of its source file, `source_path` (the report's
+// absolute path; what pack bundles with that file, whichever was judged later):
+// kKeptSourceReports per problem, the most recently judged, each of at most
+// kMaxKeptSourceReport bytes. Returns "" when saved, else a warning naming the file,
+// the reason and the fix (a folder owned by root after `sudo make judge`: sudo
+// chown -R "$USER" ...).
+inline constexpr size_t kKeptSourceReports = 32;
+inline constexpr size_t kMaxKeptSourceReport = size_t{8} << 20;
+std::string save_local_report(const Paths& paths, const std::string& slug, const std::string& source_path,
+                              const std::string& json_text);
+
+// Where the last report of `source_path` for problem `slug` is kept.
+std::filesystem::path source_report_file(const Paths& paths, const std::string& slug, const std::string& source_path);
 
 // True when `bytes` are problem `slug`'s starter as the repository ships it
 // (problems/starters.sha256 lists the starters' SHA-256).

@@ -3,7 +3,7 @@
 //   judge all [--no-bench] [--seed S]            grade every problem's solution.* (make judge)
 //   judge SLUG [FILE] [--json OUT] [--gradescope OUT] [--junit OUT] [--verbose] [--seed S | --seed-file F] [--no-bench] [--threads T] [--device N]
 //              [--sanitize] [--sandbox]
-//   judge batch DIR [--out RESULTS] [--force] [--problems a,b] [--junit] [--seed-file F] [--no-bench] [--slurm ...]
+//   judge batch DIR [--out RESULTS] [--force] [--regrade-noisy] [--problems a,b] [--junit] [--seed-file F] [--no-bench] [--slurm ...]
 //   judge leaderboard RESULTS
 //   judge profile SLUG [FILE] [--case NAME]         one performance case under ncu (GPU) or perf stat (CPU)
 //   judge pack [SLUG | SLUG=FILE ...] -o FILE [--name NAME]
@@ -47,6 +47,7 @@
 #include "judge/isolation/process.h"
 #include "judge/measure/machine.h"
 #include "judge/measure/profile.h"
+#include "judge/suggest.h"
 
 using namespace hpcjudge;
 namespace fs = std::filesystem;
@@ -59,29 +60,32 @@ struct UsageError : std::runtime_error {
 
 constexpr size_t kMaxSeedFileBytes = 4096;
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 const Problem& find_problem(const std::string& slug) {
   if (const Problem* p = Registry::find(slug)) return *p;
-  std::string best;
-  size_t best_d = SIZE_MAX;
-  for (const Problem* p : Registry::all()) {
-    const size_t d = edit_distance(slug, p->info().slug);
-    if (d < best_d) best_d = d, best = p->info().slug;
-  }
+  std::vector<std::string> slugs;
+  for (const Problem* p : Registry::all()) slugs.push_back(p->info().slug);
   std::string msg = "unknown problem '" + slug + "'";
-  if (best_d <= std::max<size_t>(3, slug.size() / 3)) msg += "; did you mean '" + best + "'?";
+  if (const auto near = closest(slug, slugs); !near.empty()) msg += "; did you mean " + one_of(near) + "?";
   throw UsageError(msg + " ('judge list' shows them all)");
+}
+
+// "unknown option '--threds'; did you mean --threads?" for each of `extras` that is a misspelt option of `app`
+// (joined by "; "), or "".
+std::string option_guesses(const CLI::App& app, const std::vector<std::string>& extras) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_group().empty()) continue;  // hidden: what a batch tells its child judges
+    for (const std::string& l : o->get_lnames()) names.push_back("--" + l);
+    for (const std::string& s : o->get_snames()) names.push_back("-" + s);
+  }
+  std::string out;
+  for (const std::string& e : extras) {
+    if (e.size() < 2 || e[0] != '-') continue;
+    const std::string word = e.substr(0, e.find('='));
+    if (const auto near = closest(word, names); !near.empty())
+      out += (out.empty() ? "" : "; ") + ("unknown option '" + word + "'; did you mean ") + one_of(near) + "?";
+  }
+  return out;
 }
 
 // "" when this machine can run the problem, else why not.
@@ -202,10 +206,12 @@ int cmd_grade(const Paths& paths, const std::string& slug, const std::string& fi
   if (!out.junit.empty())
     write_file_atomically(out.junit, junit_document("hpcjudge: " + fs::path(src).filename().string(),
                                                     {junit_testsuite(p, j)}));
-  // The latest report of each problem, whichever file it graded, is what `judge pack` hands in (a batch's
-  // child judge and a secret seed keep theirs to the batch).
-  if (!opt.seed_secret && opt.participant.empty()) {
-    const std::string warning = save_local_report(paths, p.info().slug, dump(j));
+  // The latest report of each problem names the file `judge pack` hands in by default, and each file's own last
+  // report goes with it, whichever was judged later (a batch's child judge and a secret seed keep theirs to the
+  // batch).
+  // A judge error (JE) is no grade of the file: never kept as its latest.
+  if (!opt.seed_secret && opt.participant.empty() && r.verdict != Verdict::JE) {
+    const std::string warning = save_local_report(paths, p.info().slug, r.source_path, dump(j));
     if (!warning.empty()) std::fprintf(stderr, "%s\n", terminal_text(warning).c_str());
   }
   return r.verdict == Verdict::AC ? 0 : 1;
@@ -219,12 +225,10 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
   const fs::path src = file.empty() ? default_solution(p, paths) : fs::path(file);
   check_source(p, src, {});
   const std::vector<Case> cases = p.benchmarks();
-  const int cores = probe_machine(opt.threads).cores;
+  const MachineInfo machine = probe_machine(opt.threads);
   std::string names;
-  for (const Case& c : cases) {
-    names += (names.empty() ? "" : ", ") + c.name;
-    if (case_name.empty() && c.min_cores <= cores) case_name = c.name;  // default: the largest that runs here
-  }
+  for (const Case& c : cases) names += (names.empty() ? "" : ", ") + c.name;
+  if (case_name.empty()) case_name = largest_case_here(p, machine.cores);
   if (std::none_of(cases.begin(), cases.end(), [&](const Case& c) { return c.name == case_name; }))
     throw UsageError("no performance case '" + case_name + "' in " + slug + " (its cases: " + names + ")");
   const bool gpu = p.info().kind == Kind::GPU;
@@ -250,7 +254,8 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
     // The submission's own kernels, by name, so the judge's kernels are never profiled.
     fs::create_directory(tmp / "names");
     const CompileResult cr = compile_submission(p, paths, read_regular_file(fs::canonical(src), kMaxSourceBytes),
-                                                tmp / "names", {.arch = g.device.value("arch", "sm_90")});
+                                                tmp / "names",
+                                                {.arch = g.device.value("arch", "sm_90"), .source_name = src.string()});
     if (!cr.ok) {
       std::printf("CE  %s\n%s", terminal_text(cr.message).c_str(), terminal_text(cr.log).c_str());
       return 1;
@@ -265,7 +270,10 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
   } else {
     tool = perf_path();
     if (tool.empty()) throw UsageError("perf is not installed here (apt-get install linux-perf): nothing to profile with");
-    opt.runner_prefix = perf_prefix(tool, tmp / (base + ".perf.csv"));
+    // The runner measures its CPU time over each call of solve() (harness/profiler_range.h): perf's task-clock
+    // spans its whole life, mostly waiting between calls.
+    opt.runner_prefix = {"env", std::string(kProfileRangeEnv) + "=1"};
+    for (auto& a : perf_prefix(tool, tmp / (base + ".perf.csv"))) opt.runner_prefix.push_back(std::move(a));
   }
   opt.only_case = case_name;
   opt.bench = true;
@@ -302,7 +310,10 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
     const fs::path out = tmp / (base + ".perf.csv");
     std::ifstream in(out);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (const std::string& line : perf_summary(parse_perf_stat_csv(text))) std::printf("    %s\n", line.c_str());
+    const BenchResult& b = r.bench.front();
+    std::optional<SolveCpus> solve;
+    if (b.cpus_busy) solve = SolveCpus{*b.cpus_busy, b.cpus_waited_for.value_or(0), machine.threads};
+    for (const std::string& line : perf_summary(parse_perf_stat_csv(text), solve)) std::printf("    %s\n", line.c_str());
     kept = keep / (base + ".perf.csv");
     fs::copy_file(out, kept, fs::copy_options::overwrite_existing, ec);
   }
@@ -430,6 +441,11 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
     return std::nullopt;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {  // a misspelt option: the likely one named
+    const std::string guesses = option_guesses(app, app.remaining());
+    std::fprintf(stderr, "judge: %s (see %s --help)\n", terminal_text(guesses.empty() ? e.what() : guesses).c_str(),
+                 app.get_name().c_str());
+    return 2;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "judge: %s (see %s --help)\n", terminal_text(e.what()).c_str(), app.get_name().c_str());
     return 2;
@@ -463,6 +479,8 @@ int run(int argc, char** argv) {
     app.add_option("dir", b.dir, "the class folder")->required();
     app.add_option("--out", b.out, "the results folder (default: ./results)");
     app.add_flag("--force", b.force, "regrade every file, current reports too");
+    app.add_flag("--regrade-noisy", b.regrade_noisy,
+                 "grade the current reports timed on a busy machine (noisy) once more, at the end");
     std::string problems;
     app.add_option("--problems", problems,
                    "the class's problems, comma-separated (default: DIR/class.json's list, else any problem): only "
@@ -472,6 +490,10 @@ int run(int argc, char** argv) {
     app.add_option("--participant", b.participant, "grade only this participant (no leaderboard)");
     bool no_sandbox = false;
     app.add_flag("--no-sandbox", no_sandbox, "grade without bubblewrap (the default where it is installed)");
+    bool no_emulate = false;
+    app.add_flag("--no-emulate", no_emulate,
+                 "GPU problems without a usable GPU: SKIP (compiled only) instead of CPU emulation, which grades "
+                 "them as `judge SLUG FILE` does (correctness only; reports say emulated)");
     app.add_flag("--slurm", b.slurm, "submit a Slurm job array (a task per participant) instead of grading here");
     app.add_option("--partition", b.slurm_options.partition, "Slurm partition");
     app.add_option("--gres", b.slurm_options.gres, "Slurm generic resources per task, e.g. gpu:1");
@@ -490,6 +512,7 @@ int run(int argc, char** argv) {
     }
     if (!problems.empty() && b.problems.empty()) throw UsageError("--problems: no problem named");
     b.bench = flags.opt.bench;
+    b.emulate = !no_emulate;
     b.sandbox = !no_sandbox && !bubblewrap_path().empty();
     b.unisolated = flags.opt.unisolated;
     // Without root the runner cannot get a user of its own: only the sandbox keeps one participant's code
@@ -548,7 +571,7 @@ int run(int argc, char** argv) {
   if (cmd == "profile") {
     CLI::App app{"Run one performance case of FILE under Nsight Compute (GPU problems; ncu) or perf stat (CPU "
                  "problems) and print a summary: duration, memory and compute throughput as % of peak, achieved "
-                 "occupancy, the top stall reasons (GPU), or CPUs used, IPC and cache misses (CPU), and the "
+                 "occupancy, the top stall reasons (GPU), or the CPUs solve() kept busy, IPC and cache misses (CPU), and the "
                  "problem's speed-of-light line. The full report is kept under .hpcjudge/profiles/.",
                  "judge profile"};
     std::string slug, file, case_name;
@@ -670,7 +693,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "judge: %s\n", terminal_text(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "judge: internal error (FAIL): %s\n", terminal_text(e.what()).c_str());
+    std::fprintf(stderr, "judge: internal error (JE, the judge's own fault): %s\n", terminal_text(e.what()).c_str());
     return 1;
   }
 }

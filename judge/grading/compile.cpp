@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <regex>
 #include <random>
 #include <span>
 #include <sstream>
+#include <string_view>
 
 #include "harness/generators.h"
 #include "harness/timing.h"
@@ -170,6 +172,27 @@ fs::path compiled_library(const fs::path& workdir) {
   return workdir / ("submission-" + hex_key(gen::fnv1a(std::as_bytes(std::span(key.data(), key.size())))) + ".so");
 }
 
+std::string name_sources(const std::string& log, const fs::path& copy, const std::string& shown,
+                         const fs::path& header, const std::string& header_shown) {
+  std::string out;
+  out.reserve(log.size());
+  const std::string from[2] = {copy.string(), header.string()}, to[2] = {shown, header_shown};
+  for (size_t i = 0; i < log.size();) {
+    bool named = false;
+    for (int k = 0; k < 2 && !named; ++k) {
+      const std::string& f = from[k];
+      if (f.empty() || log.compare(i, f.size(), f) != 0) continue;
+      const size_t end = i + f.size();
+      if (end < log.size() && std::string_view(":(,\"\n").find(log[end]) == std::string_view::npos) continue;
+      out += to[k];
+      i = end;
+      named = true;
+    }
+    if (!named) out += log[i++];
+  }
+  return out;
+}
+
 fs::path emulator_include(const Paths& paths) { return paths.root / "emulate" / "include"; }
 fs::path emulator_library_dir(const Paths& paths) { return paths.runner.parent_path(); }
 
@@ -295,8 +318,12 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
     }
     close_folder(workdir);
     r.seconds = clock.elapsed();
-    r.message = message;
-    r.log = log;
+    const auto shown = [&](const std::string& text) {
+      if (opt.source_name.empty()) return text;
+      return name_sources(text, src, opt.source_name, header, (paths.problem_dir(p.info().slug) / "solve.h").string());
+    };
+    r.message = shown(message);
+    r.log = shown(log);
     return r;
   };
   // The files the preprocessor reads, first under a tighter memory limit (an
@@ -479,6 +506,16 @@ std::string compile_key(const Problem& p, const Paths& paths, const std::string&
 
 bool compile_cache_off() { return std::getenv("HPCJUDGE_NO_COMPILE_CACHE") != nullptr; }
 
+// A cached log names the source by this mark, which each hit replaces by the name it is judged under: a file
+// judged under two names (or in two folders) shares one entry.
+constexpr const char* kCachedSourceMark = "\x01source\x01";
+
+void name_cached_source(CompileResult& r, const std::string& shown) {
+  for (std::string* text : {&r.log, &r.message})
+    for (size_t at = 0; (at = text->find(kCachedSourceMark, at)) != std::string::npos; at += shown.size())
+      text->replace(at, std::strlen(kCachedSourceMark), shown);
+}
+
 }  // namespace
 
 CompileResult compile_reference(const Problem& p, const Paths& paths, const std::string& role,
@@ -501,16 +538,22 @@ CompileResult compile_submission_cached(const Problem& p, const Paths& paths, co
   const Stopwatch clock;
   const CompiledEntry e =
       compiled_entry(paths, p, "submission", compile_key(p, paths, "submission", opt, machine_fingerprint, source));
+  const std::string shown =
+      opt.source_name.empty() ? (workdir / ("solution." + p.info().source_ext)).string() : opt.source_name;
   if (std::optional<CompileResult> hit = from_cache(e, workdir)) {
     if (p.info().source_ext == "cu" && !opt.emulate) hit->kernels = parse_ptxas_info(hit->log, opt.arch);
     hit->seconds = clock.elapsed();
+    name_cached_source(*hit, shown);
     return std::move(*hit);
   }
-  CompileResult r = compile_submission(p, paths, source, workdir, opt);
+  CompileOptions marked = opt;
+  marked.source_name = kCachedSourceMark;
+  CompileResult r = compile_submission(p, paths, source, workdir, marked);
   if (r.ok) {
     into_cache(e, workdir, r.log);
     prune_compiled(paths, true);
   }
+  name_cached_source(r, shown);
   return r;
 }
 

@@ -41,7 +41,17 @@ struct CompileOptions {
   // against emulate/include, linked with the emulator's library, not nvcc.
   bool emulate = false;
   std::vector<std::filesystem::path> hidden;  // more paths the sandbox hides
+  // The submission as its author named it (as typed, a relative path kept): the compiler's messages name it in
+  // place of the judge's copy (the copy is byte for byte the file, so the line and column numbers hold), and the
+  // problem's header by its own path, so that an editor can jump to the line. Empty: the copy's path.
+  std::string source_name;
 };
+
+// The compiler's output with the judge's copy of the source (`copy`) named `shown` and the header beside it named
+// by the problem's own solve.h: only where a path ends (before ':' or '(', g++'s and nvcc's "FILE:LINE:COL" and
+// "FILE(LINE)", before ',' or '"', or at a line's end).
+std::string name_sources(const std::string& log, const std::filesystem::path& copy, const std::string& shown,
+                         const std::filesystem::path& header, const std::string& header_shown);
 
 // The limits the compiler runs under.
 inline constexpr size_t kCompilerMemory = size_t{4} << 30;      // address space, each process

@@ -416,6 +416,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
     double floor_s = 0;  // the physical floor of a timed call (judge/measure/calibration.h)
     std::vector<double> reported;  // the runner's own figures, for the cross-check
     std::vector<double> on_device;  // GradeOptions::device_time: the timed calls' device times (judge bench)
+    double cpu_s = 0, body_s = 0, ready_s = 0;  // `judge profile`: the timed calls' CPU, wall and wait times
     double fastest_reply = std::numeric_limits<double>::infinity();  // and the judge's, up to the reply
     const double limit = p.info().bench_time_limit_s;
     // HPCJUDGE_TRACE: a line per run, in ms, of where the run's wall time goes (the judge's, never the score's).
@@ -530,6 +531,8 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       if (!loop.warming_up()) {
         reported.push_back(o.reported_seconds);
         if (o.device_seconds) on_device.push_back(*o.device_seconds);
+        if (o.cpu_seconds && o.body_seconds) cpu_s += *o.cpu_seconds, body_s += *o.body_seconds;
+        ready_s += o.ready_seconds.value_or(0);
         fastest_reply = std::min(fastest_reply, o.replied_s);
         for (size_t k = 0; k < nr; ++k)
           if (rivals->active(k)) rival_times[k].push_back(beside[k]);
@@ -537,6 +540,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       bool all = true;  // a ratio only where every active rival was timed this run
       for (size_t k = 0; k < nr; ++k) all = all && (!rivals->active(k) || beside[k] > 0);
       loop.add(o.seconds, all ? beside : std::vector<double>{});
+      listener.bench_progress(c, loop.progress());
     }
     looped_s += looping.elapsed();
     b.stats = loop.stats();
@@ -556,6 +560,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       }
     }
     if (!on_device.empty()) b.device = Stats::of(on_device);
+    if (body_s > 0) b.cpus_busy = cpu_s / body_s, b.cpus_waited_for = ready_s / body_s;
     if (pk.get() && b.verdict == Verdict::AC) {
       b.percent_of_peak = percent_of_peak(b.bytes, b.flops, b.stats.median, *pk.get());
       if (*b.percent_of_peak > 100 && pk.remeasure(&results.done))
@@ -701,7 +706,8 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
                                    .pinned = pinned});
   const CompileResult cr = compile_submission_cached(p, paths, source, tmp.path,
                                                      {.arch = arch, .vendor = opt.vendor, .sandbox = opt.sandbox,
-                                                      .emulate = emulate, .hidden = opt.hidden},
+                                                      .emulate = emulate, .hidden = opt.hidden,
+                                                      .source_name = src.string()},
                                                      r.machine.fingerprint());
   Stopwatch joining;
   if (early) {
@@ -722,7 +728,11 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   r.kernels = cr.kernels;
   listener.compiled(r);
   if (!cr.ok) {
-    set_verdict(r, Verdict::CE, "", cr.message);
+    // Where the runner launched beside the compile could not start either, the set-up is at fault (a sandbox
+    // that cannot start fails the compiler's alike): JE with the runner's cause, not the file's CE.
+    const CallOutcome* launch = early && early->tests ? &early->tests->launched() : nullptr;
+    if (launch && launch->judge_fault) set_verdict(r, Verdict::JE, "", launch->message);
+    else set_verdict(r, Verdict::CE, "", cr.message);
     return r;
   }
   if (gpu && !emulate && !device->usable()) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/problem.h"
+#include "harness/timing.h"
 #include "judge/paths.h"
 #include "judge/reports/report.h"
 
@@ -71,6 +72,8 @@ class Listener {
   virtual void compiled(const Report&) {}
   virtual void test_done(const TestResult&) {}
   virtual void bench_start(const Case&) {}
+  // After each run of a performance case's timing loop (a reference's too, while the scale is timed).
+  virtual void bench_progress(const Case&, const TimingLoop::Progress&) {}
   virtual void bench_done(const BenchResult&) {}
   virtual void note(const std::string&) {}  // long work the judge does on its own behalf
 };

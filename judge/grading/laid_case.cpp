@@ -15,7 +15,7 @@ std::optional<Checked> failed_call(const CallOutcome& o) {
     case CallOutcome::TimedOut: return Checked{Verdict::TLE, o.message};
     case CallOutcome::OutOfMemory: return Checked{Verdict::MLE, o.message};
     case CallOutcome::Crashed:
-    case CallOutcome::Error: return Checked{Verdict::RE, o.message};
+    case CallOutcome::Error: return Checked{o.judge_fault ? Verdict::JE : Verdict::RE, o.message};
   }
   return std::nullopt;
 }

@@ -123,14 +123,23 @@ Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOpt
   ref.bench = true;
   ref.score = false;
   ref.functional_tests = false;  // make test's (reference/<slug>/<file>); the timed outputs are checked
-  Listener quiet;
+  // Only the references' timing loops' progress reaches the listener: their results are not the grade's.
+  struct ProgressOnly : Listener {
+    Listener& to;
+    explicit ProgressOnly(Listener& l) : to(l) {}
+    void bench_progress(const Case& c, const TimingLoop::Progress& pr) override { to.bench_progress(c, pr); }
+  } progress(listener);
+  if (busy.empty())
+    listener.note("the first grade of " + p.info().slug + " on this machine is slower: timing this machine's scale "
+                  "once (the baseline and the fast reference solutions, which the score compares your times with); "
+                  "later grades reuse it");
   Report rep[2];
   const char* roles[2] = {"baseline", "fast"};
   for (int k = 0; k < 2; ++k) {
     const fs::path src = reference_solution(p, paths, roles[k]);
     if (!fs::exists(src)) return {{}, "no " + src.string()};
     listener.note(std::string("timing the ") + roles[k] + " reference solution on this machine (once; cached)");
-    rep[k] = grade(p, src, ref, paths, quiet);
+    rep[k] = grade(p, src, ref, paths, progress);
     if (rep[k].verdict != Verdict::AC)
       return {{}, std::string("the ") + roles[k] + " reference solution got " + verdict_name(rep[k].verdict) + ": " +
                       rep[k].message};
@@ -152,6 +161,7 @@ std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& ben
   double num = 0, den = 0, var = 0;
   int used = 0;
   std::vector<std::string> floored;
+  std::vector<std::pair<std::string, double>> shares;
   const double min_span = std::log(kMinScaleSpan);
   for (const auto& b : bench) {
     auto it = std::find_if(scale.cases.begin(), scale.cases.end(), [&](const CaseScale& c) { return c.name == b.name; });
@@ -187,6 +197,7 @@ std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& ben
       h = h_fast;
       floored.push_back(b.name);
     }
+    shares.push_back({b.name, std::clamp(n / d, 0.0, kMaxFraction)});
     num += n;
     den += d;
     var += h * h;
@@ -195,7 +206,7 @@ std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& ben
   if (used == 0) return std::nullopt;
   const double h = std::sqrt(var);
   auto clamped = [](double x) { return std::clamp(x, 0.0, kMaxFraction); };
-  return Fraction{clamped(num / den), clamped((num - h) / den), clamped((num + h) / den), floored};
+  return Fraction{clamped(num / den), clamped((num - h) / den), clamped((num + h) / den), floored, shares};
 }
 
 std::optional<double> performance_fraction(const std::vector<BenchResult>& bench, const Scale& scale) {
@@ -288,6 +299,9 @@ void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt,
   for (auto& b : r.bench)
     if (b.fast_s && std::find(estimate->floored.begin(), estimate->floored.end(), b.name) != estimate->floored.end())
       b.scale_floor_s = kMinScaleSpan * *b.fast_s;
+  for (auto& b : r.bench)
+    for (const auto& [name, share] : estimate->shares)
+      if (name == b.name) b.share = share;
   r.score.fraction = estimate->value;
   r.score.performance = pts.performance * estimate->value;
   r.score.performance_lo = pts.performance * estimate->lo;

@@ -99,6 +99,9 @@ Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, con
 struct Fraction {
   double value = 0, lo = 0, hi = 0;
   std::vector<std::string> floored;  // the cases scored from kMinScaleSpan x the fast reference's time
+  // Each case's own ln(t_base,c / t_c) over ln(t_base,c / t_fast,c), clamped as the value is: its share of the
+  // performance points, which colours its bar on the leaderboard.
+  std::vector<std::pair<std::string, double>> shares;
 };
 std::optional<Fraction> performance_estimate(const std::vector<BenchResult>& bench, const Scale& scale);
 // performance_estimate's value alone.

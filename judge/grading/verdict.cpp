@@ -12,6 +12,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::CE: return "CE";
     case Verdict::SKIP: return "SKIP";
     case Verdict::FAIL: return "FAIL";
+    case Verdict::JE: return "JE";
   }
   return "?";
 }
@@ -27,8 +28,9 @@ int rank(Verdict v) {
     case Verdict::RE: return 5;
     case Verdict::CE: return 6;
     case Verdict::FAIL: return 7;
+    case Verdict::JE: return 8;
   }
-  return 7;
+  return 8;
 }
 }  // namespace
 

@@ -151,6 +151,19 @@ void Child::drain() {
   }
 }
 
+std::string Child::take_line(size_t from, std::string_view mark) {
+  const size_t at = output_.find(mark, std::min(from, output_.size()));
+  if (at == std::string::npos || (at > 0 && output_[at - 1] != '\n')) return "";
+  const size_t end = output_.find('\n', at);
+  if (end == std::string::npos) return "";
+  std::string line = output_.substr(at + mark.size(), end - at - mark.size());
+  // The line break the emulator puts before its line (kStallMark's), where it made an empty line, goes with it.
+  const size_t begin = at >= from + 1 && (at == 1 || output_[at - 2] == '\n') ? at - 1 : at;
+  output_.erase(begin, end + 1 - begin);
+  output_total_ -= std::min(output_total_, end + 1 - begin);
+  return line;
+}
+
 Child::Wake Child::wait(int fd, Clock::time_point deadline, Clock::duration spin) {
   const auto spin_until = std::min(deadline, Clock::now() + spin);
   for (;;) {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -88,6 +89,10 @@ class Child {
 
   const std::string& output() const { return output_; }
   size_t output_bytes() const { return output_total_; }  // all that was printed, kept or not
+  // The first whole line of the output at or after byte `from` that starts with `mark`, without the mark, taken
+  // out of the output (a line the judge asked for, not the submission's); "" while there is none. A line break
+  // right before it, at or after `from`, that leaves an empty line goes too.
+  std::string take_line(size_t from, std::string_view mark);
 
  private:
   void drain();

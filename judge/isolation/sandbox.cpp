@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -27,6 +28,30 @@ std::vector<fs::path> hidden_from_runners(const Paths& paths, const std::vector<
   hidden.insert(hidden.end(), more.begin(), more.end());
   return hidden;
 }
+
+namespace {
+// The paths to hide, each as an absolute path without "." or "..", less those inside another folder hidden:
+// hidden already, and bubblewrap could not make their mount points in that folder's read-only tmpfs (a results
+// folder inside the class folder ended every runner and compiler "Can't mkdir ...: Read-only file system").
+std::vector<fs::path> outermost(const std::vector<fs::path>& paths) {
+  std::vector<fs::path> all;
+  for (const fs::path& p : paths) {
+    fs::path n = fs::absolute(p).lexically_normal();
+    if (!n.has_filename() && n != n.root_path()) n = n.parent_path();  // "/a/b/" as "/a/b"
+    all.push_back(n);
+  }
+  std::vector<fs::path> kept;
+  for (const fs::path& p : all) {
+    const bool inside = std::any_of(all.begin(), all.end(), [&](const fs::path& q) {
+      std::error_code ec;
+      const fs::path rel = p.lexically_relative(q);
+      return q != p && !rel.empty() && *rel.begin() != ".." && fs::is_directory(q, ec);
+    });
+    if (!inside && std::find(kept.begin(), kept.end(), p) == kept.end()) kept.push_back(p);
+  }
+  return kept;
+}
+}  // namespace
 
 std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOptions& opt) {
   std::vector<std::string> w = {bubblewrap_path()};
@@ -73,7 +98,7 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
                        "--setenv", "TMPDIR", "/tmp", "--setenv", kPrivateTmpVariable, "1"});
   // The answers and the tests are not the submission's to read, nor are cached
   // reference answers and scales, earlier reports, or what the judge names.
-  for (const fs::path& h : hidden_from_runners(paths, opt.hidden)) {
+  for (const fs::path& h : outermost(hidden_from_runners(paths, opt.hidden))) {
     std::error_code ec;
     if (fs::is_directory(h, ec)) w.insert(w.end(), {"--tmpfs", h.string(), "--remount-ro", h.string()});
     else if (fs::exists(h, ec)) w.insert(w.end(), {"--ro-bind", "/dev/null", h.string()});

@@ -20,6 +20,7 @@
 #include "harness/channel.h"
 #include "harness/spans.h"
 #include "harness/timing.h"
+#include "emulate/runtime/runner.h"
 #include "harness/private_tmp.h"
 #include "judge/isolation/runner_files.h"
 #include "judge/isolation/sandbox.h"
@@ -220,6 +221,17 @@ std::vector<std::string> for_runner_copy(const std::vector<std::string>& w, cons
   return out;
 }
 
+// The first line of a runner's output that holds text (what a wrapper said when it could not start it).
+std::string first_line(const std::string& output) {
+  size_t at = 0;
+  while (at < output.size()) {
+    const size_t end = std::min(output.find('\n', at), output.size());
+    if (output.find_first_not_of(" \t\r", at) < end) return output.substr(at, std::min<size_t>(end - at, 300));
+    at = end + 1;
+  }
+  return "";
+}
+
 double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 // Every buffer argument of a call, and its scalars, as the protocol carries them.
@@ -333,11 +345,12 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   }
   sp.argv = opt.wrapper;
   wrapped_ = !opt.wrapper.empty();
-  // Under bubblewrap, with a runner copy: the copy is bound in place of the
-  // build's folder, and what the sandbox would hide below a folder that user
-  // cannot reach is left out (bubblewrap, as that user, cannot mount there;
-  // the runner cannot see it either way).
-  if (runner != paths.runner) sp.argv = for_runner_copy(sp.argv, paths.runner.parent_path(), runner.parent_path());
+  // Under bubblewrap, as a user of its own: a runner copy is bound in place of
+  // the build's folder, and what the sandbox would hide below a folder that
+  // user cannot reach is left out (bubblewrap, as that user, cannot mount
+  // there; the runner cannot see it either way: a class or results folder
+  // under a home folder of mode 0700 ended every runner "Can't mkdir").
+  if (sp.uid != 0) sp.argv = for_runner_copy(sp.argv, paths.runner.parent_path(), runner.parent_path());
   for (std::string a : {runner.string(), std::string("--problem"), problem.info().slug, std::string("--channel"),
                         std::string("3"), std::string("--arena"), std::string("4"), std::string("--device"),
                         std::to_string(opt.device)})
@@ -536,6 +549,23 @@ bool Session::hold_device_work(CallOutcome& o, const char* before, bool fresh) {
   return false;
 }
 
+std::string Session::emulated_stall() {
+  // Only a line that comes after the signal counts (the submission's own output before it cannot pose as one); the
+  // emulator's handler runs in the submission's process, so the line is evidence for the student, never a verdict.
+  constexpr auto kWait = std::chrono::milliseconds(500);
+  const size_t from = child_->output().size();
+  ::kill(-child_->pid(), hpcjudge_emu::kStallSignal);
+  for (pid_t p : family_->members()) ::kill(p, hpcjudge_emu::kStallSignal);  // a sandbox's runner: a session of its own
+  const auto until = Clock::now() + kWait;
+  for (;;) {
+    if (std::string line = child_->take_line(from, hpcjudge_emu::kStallMark); !line.empty())
+      return "under CPU emulation, " + line.substr(0, 600);
+    if (Clock::now() >= until || child_->wait(-1, std::min(until, Clock::now() + std::chrono::milliseconds(20))) ==
+                                     Child::Wake::Exited)
+      return "";
+  }
+}
+
 bool Session::release_device_work(CallOutcome& o, const char* during) {
   if (!device_lock_ || !device_lock_->held()) return true;
   std::string why;
@@ -606,6 +636,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   for (;;) {
     const Child::Wake w = sent ? child_->wait(channel_, deadline, spin) : child_->wait(-1, deadline);
     if (w == Child::Wake::Timeout) {
+      const std::string stalled = opt_.emulate ? emulated_stall() : "";
       ::kill(-child_->pid(), SIGSTOP);  // a fork bomb stops growing while it is counted
       const size_t processes = std::max(child_->processes(), family_->members().size());
       char buf[200];
@@ -616,7 +647,8 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
         std::snprintf(buf, sizeof buf, "%s started %zu processes (a fork bomb) and did not return within %.3g s",
                       during, processes, timeout_s);
       }
-      ended(o, buf, status);
+      ended(o, stalled.empty() || status != CallOutcome::TimedOut ? std::string(buf) : buf + ("; " + stalled),
+            status);
       return x;
     }
     std::optional<Message> m;
@@ -642,6 +674,11 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
       alive_ = false;
       o.status = CallOutcome::Crashed;
       o.message = std::string("the process ended with ") + st.describe() + " during " + during;
+      if (!loaded_) {
+        o.judge_fault = true;
+        o.message = "the runner could not start here (" + st.describe() + " during " + during + ")";
+        if (const std::string cause = first_line(child_->output()); !cause.empty()) o.message += ": " + cause;
+      }
       if (!st.exited && st.signal == SIGXFSZ && opt_.memory_limit > 0) {
         o.status = CallOutcome::OutOfMemory;
         o.message = std::string("grew a file (a memfd or shared memory) past the memory limit of ") +
@@ -1049,6 +1086,9 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   o.replied_s = std::max(0.0, seconds_between(x.start, x.replied) - round_trip(opt.flush).subtracted_s);
   o.reported_seconds = x.reply->seconds;
   if (q.device_time) o.device_seconds = x.reply->device_seconds;
+  o.cpu_seconds = x.reply->cpu_seconds;
+  o.body_seconds = x.reply->body_seconds;
+  o.ready_seconds = x.reply->ready_seconds;
   o.ret = x.reply->ret;
   o.device_peak_bytes = x.reply->device_peak_bytes;
   o.device_held_bytes = x.reply->device_held_bytes;

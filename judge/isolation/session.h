@@ -51,10 +51,17 @@ struct CallOutcome {
   // CallOptions::device_time on a device: the call's device time by events of the runner's context, as the
   // runner reports it (protocol::Reply::device_seconds): `judge bench`'s figure for the judge's own references.
   std::optional<double> device_seconds;
+  // A runner marking its calls for `judge profile`: its CPU time over solve() (every thread) and solve()'s wall
+  // time, and its threads' time waiting for a CPU, by its own clocks (protocol::Reply::cpu_seconds): the
+  // profile's "CPUs busy" only.
+  std::optional<double> cpu_seconds, body_seconds, ready_seconds;
   int64_t ret = 0;              // solve()'s return value, for problems whose solve returns one
   std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
   std::optional<size_t> device_held_bytes;  // CPU emulation: what it left allocated after the call
   std::string message;
+  // The runner ended before the submission's library was asked for (no code of the submission's had run in it):
+  // the set-up's fault (a wrapper that could not start, a path it could not reach), the judge's verdict JE.
+  bool judge_fault = false;
 };
 
 struct SessionOptions {
@@ -177,6 +184,8 @@ class Session {
   // call has subtracted) and the submission loaded (SessionOptions::library, which must exist by then). Where
   // the launch failed, what it ended in, and nothing more.
   CallOutcome ready(double timeout_s);
+  // How launch() ended (Ok before it was called).
+  const CallOutcome& launched() const { return launched_; }
   // Makes room for a call's buffers of `bytes` (the image, and the memory the runner calls on).
   void reserve(size_t bytes);
   // The judge's own image of the next call's buffers (inputs, sentinels, guards).
@@ -299,6 +308,9 @@ class Session {
   bool hold_device_work(CallOutcome& o, const char* before, bool fresh = false);
   // After the family was resumed: what hold_device_work() locked, unlocked. False where the driver refused.
   bool release_device_work(CallOutcome& o, const char* during);
+  // Under CPU emulation, at a call's time limit: what the emulator says was running (the kernel, its block, the
+  // threads that had not ended), asked for with kStallSignal (emulate/runtime/runner.h); "" where it says nothing.
+  std::string emulated_stall();
   ExitStatus reap();
 
   const Problem& problem_;

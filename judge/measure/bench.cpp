@@ -157,7 +157,7 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
       try {
         r = grade(*p, src, opt, paths, quiet);
       } catch (const std::exception& e) {  // the judge's own failure: the row says so, the table goes on
-        r.verdict = Verdict::FAIL;
+        r.verdict = Verdict::JE;
         r.message = std::string("internal error: ") + e.what();
       }
       if (r.verdict != Verdict::AC) {

@@ -190,12 +190,37 @@ std::map<std::string, double> parse_perf_stat_csv(const std::string& text) {
   return events;
 }
 
-std::vector<std::string> perf_summary(const std::map<std::string, double>& e) {
+namespace {
+
+std::vector<std::string> solve_cpu_lines(const SolveCpus& s) {
+  const int t = s.threads;
+  std::vector<std::string> lines = {
+      "CPUs busy in solve()  " + fixed("%.2f", s.busy) +
+      (t > 0 ? " of " + std::to_string(t) + (t == 1 ? " thread" : " threads") : "") +
+      " on average (the CPU time of all its threads over its wall time, in the timed calls)"};
+  const std::string indent(22, ' ');
+  if (s.waited_for >= 0.1)
+    lines.push_back(indent + "+ " + fixed("%.2f", s.waited_for) +
+                    " CPUs its threads were ready to use but waited for: other processes had them (profile again on "
+                    "a quiet machine)");
+  if (t >= 2 && s.busy + s.waited_for < 1.25)
+    lines.push_back(indent + "about one CPU at a time: most of solve() runs on one thread (a serial part, a "
+                    "critical section, or a parallel loop with too little work to share)");
+  return lines;
+}
+
+}  // namespace
+
+std::vector<std::string> perf_summary(const std::map<std::string, double>& e, std::optional<SolveCpus> solve) {
   std::vector<std::string> lines;
   const auto get = [&](const char* k) { const auto it = e.find(k); return it == e.end() ? 0.0 : it->second; };
-  if (get("task-clock") > 0 && get("duration_time") > 0)
-    lines.push_back("CPUs used             " + fixed("%.2f", get("task-clock") * 1e6 / get("duration_time")) +
-                    " on average (task-clock over wall time; the runner's whole life)");
+  if (solve) {
+    lines = solve_cpu_lines(*solve);
+  } else if (get("task-clock") > 0 && get("duration_time") > 0) {
+    lines.push_back("runner's CPU use      " + fixed("%.2f", get("task-clock") * 1e6 / get("duration_time")) +
+                    " CPUs over the runner's whole life, its waits while the judge makes inputs and checks included "
+                    "(not solve()'s own use)");
+  }
   if (get("cycles") > 0 && get("instructions") > 0)
     lines.push_back("instructions/cycle   " + fixed(" %.2f", get("instructions") / get("cycles")));
   else if (!lines.empty())
@@ -208,6 +233,18 @@ std::vector<std::string> perf_summary(const std::map<std::string, double>& e) {
                     " of branches");
   if (lines.empty()) lines.push_back("perf counted nothing here (no access to the hardware counters: perf_event_paranoid?)");
   return lines;
+}
+
+std::string largest_case_here(const Problem& p, int cores) {
+  std::string best;
+  double most = -1;
+  for (const Case& c : p.benchmarks()) {
+    if (c.min_cores > cores) continue;
+    const Model m = p.model(c);
+    const double work = m.flops > 0 ? m.flops : m.bytes;
+    if (work > most) most = work, best = c.name;
+  }
+  return best;
 }
 
 std::vector<std::string> ncu_prefix(const std::string& ncu, const std::vector<std::string>& mangled_kernels,

@@ -26,6 +26,7 @@ std::string Style::paint(Verdict v, const std::string& text) const {
   if (v == Verdict::AC) c = "32";
   if (v == Verdict::SKIP) c = "33";
   if (v == Verdict::FAIL) c = "35";
+  if (v == Verdict::JE) c = "36";  // cyan: the judge's fault, not the submission's
   return std::string("\033[1;") + c + "m" + text + "\033[0m";
 }
 
@@ -49,6 +50,7 @@ HumanPrinter::HumanPrinter(const Problem& p, Style style, HumanOptions opt) : pr
 }
 
 void HumanPrinter::compiled(const Report& r) {
+  printed();
   const std::string seed = r.seed_secret ? "secret" : std::to_string(r.seed);
   std::printf("%s  %s  seed %s\n", r.problem.c_str(), terminal_safe(r.file).c_str(), seed.c_str());
   std::printf("%s\n", style_.dim("machine: " + r.machine.cpu_model + ", " + std::to_string(r.machine.cores) +
@@ -67,13 +69,16 @@ void HumanPrinter::compiled(const Report& r) {
 }
 
 void HumanPrinter::test_done(const TestResult& t) {
+  printed();
   // A call that crashed, was killed or never ran has no time worth printing.
   const bool timed = t.verdict == Verdict::AC || t.verdict == Verdict::WA;
   std::printf("  %s %s %s %s\n", style_.paint(t.verdict, pad(verdict_name(t.verdict), 4)).c_str(),
               pad(t.name, test_width_).c_str(), pad(t.sizes, 22).c_str(),
               rpad(timed ? format_seconds(t.seconds) : "-", 11).c_str());
   std::istringstream why(opt_.verbose || t.summary.empty() ? t.message : t.summary);
-  for (std::string line; std::getline(why, line);) std::printf("       %s\n", terminal_text(line).c_str());
+  for (std::string line; std::getline(why, line);)
+    if (!line.starts_with("hint: ") || hints_shown_.insert(line).second)  // the same hint once a grade
+      std::printf("       %s\n", terminal_text(line).c_str());
   std::fflush(stdout);
 }
 
@@ -84,6 +89,7 @@ void HumanPrinter::clear_progress() {
 
 void HumanPrinter::note(const std::string& text) {
   clear_progress();
+  printed();
   std::printf("%s\n", style_.dim(terminal_text(text)).c_str());
   std::fflush(stdout);
 }
@@ -102,11 +108,31 @@ void HumanPrinter::bench_start(const Case& c) {
     std::printf("  timing %s (%s)...", c.name.c_str(), c.size_string().c_str());
     progress_ = true;
   }
+  printed();
+  std::fflush(stdout);
+}
+
+// A timing loop as it goes: on a terminal its line redrawn in place (at most five times a second); elsewhere a
+// plain line once nothing was printed for kPipedProgressS seconds (none in a short grade), so a log is not flooded.
+void HumanPrinter::bench_progress(const Case& c, const TimingLoop::Progress& p) {
+  constexpr double kTerminalProgressS = 0.2, kPipedProgressS = 5;
+  const double still_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - printed_at_).count();
+  if (still_s < (style_.tty ? kTerminalProgressS : kPipedProgressS)) return;
+  printed();
+  const std::string line = "  timing " + c.name + " (" + c.size_string() + "): " +
+                           counted(static_cast<size_t>(p.runs), "run") + " done, " +
+                           format_seconds(p.elapsed_s, TimeStyle::Short) + " so far, " +
+                           (p.left_s < 0.01 ? std::string("finishing")
+                                            : "about " + format_seconds(p.left_s, TimeStyle::Short) + " left");
+  if (style_.tty) std::printf("\r\033[K%s", line.c_str());
+  else std::printf("%s\n", line.c_str());
+  progress_ = style_.tty;
   std::fflush(stdout);
 }
 
 void HumanPrinter::bench_done(const BenchResult& b) {
   clear_progress();
+  printed();
   const double rate = b.flops > 0 ? b.gflops() : b.gbps();
   // A case that ended before a timed run (RE, TLE, ...) has no figures: "-".
   const bool timed = b.stats.runs > 0;

@@ -2,7 +2,9 @@
 // performance table, the verdict and the score. Colour only on a terminal
 // (and never with NO_COLOR set).
 #pragma once
+#include <chrono>
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "judge/grading/grade.h"
@@ -31,6 +33,7 @@ class HumanPrinter : public Listener {
   void compiled(const Report& r) override;
   void test_done(const TestResult& t) override;
   void bench_start(const Case& c) override;
+  void bench_progress(const Case& c, const TimingLoop::Progress& p) override;
   void bench_done(const BenchResult& b) override;
   void note(const std::string& text) override;
   void finished(const Report& r);
@@ -43,6 +46,10 @@ class HumanPrinter : public Listener {
   size_t bench_width_ = 20;  // the case-name column
   bool bench_header_ = false;
   bool progress_ = false;  // a progress line is on screen
+  std::set<std::string> hints_shown_;  // each "hint: ..." line once a grade (test_done)
+  // When a line was last printed: a progress line comes once the output has been still for a while.
+  std::chrono::steady_clock::time_point printed_at_ = std::chrono::steady_clock::now();
+  void printed() { printed_at_ = std::chrono::steady_clock::now(); }
   void clear_progress();
 };
 

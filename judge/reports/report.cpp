@@ -90,6 +90,7 @@ nlohmann::json Report::to_json() const {
                           {"fast_median_s", opt(b.fast_s)},
                           {"fast_from", b.fast_from},
                           {"scale_floor_s", opt(b.scale_floor_s)},
+                          {"share", opt(b.share)},
                           {"side_by_side", paired},
                           {"wall_s",
                            {{"lay_out", b.wall.lay_out},

@@ -45,6 +45,10 @@ struct BenchResult {
   // judge's clock holds (the runner woken, the GPU switched from the judge's context).
   std::optional<Stats> device;
   std::optional<double> device_percent_of_peak;
+  // `judge profile`: the timed calls' CPU time (every thread of the runner) over their wall time, by the runner's
+  // own clocks: how many CPUs solve() kept busy on average, and how many more its threads waited for, ready to
+  // run while other processes had the CPUs (not in the JSON report).
+  std::optional<double> cpus_busy, cpus_waited_for;
   double gbps() const { return stats.median > 0 ? bytes / stats.median / 1e9 : 0; }
   double gflops() const { return stats.median > 0 ? flops / stats.median / 1e9 : 0; }
   double gteps() const { return stats.median > 0 ? edges / stats.median / 1e9 : 0; }
@@ -71,6 +75,8 @@ struct BenchResult {
   // Where the baseline is within kMinScaleSpan of the fast reference: the slow end the case was scored from
   // instead (kMinScaleSpan x fast_s).
   std::optional<double> scale_floor_s;
+  // Filled by scoring: the case's own share of the performance points (Fraction::shares), 0 to kMaxFraction.
+  std::optional<double> share;
   // Where the case's wall time went, in seconds (the judge's own cost, for making grades quicker): laying the case
   // out (its per-case inputs, the rivals' too), each run's fresh inputs and the reference's answers, the calls
   // (copies in, the submission's and the rivals' calls, copies out), and checking the outputs.

@@ -29,7 +29,9 @@ mkdir "$tmp/dir.cpp"
 cp "$good" "$tmp/unreadable.cpp" && chmod 000 "$tmp/unreadable.cpp"
 cp "$good" "$tmp/solution.cu"
 
-expect_usage_error "unknown slug"          "did you mean 'softmax-cpu'"   sofmax-cpu "$good"
+expect_usage_error "unknown slug"          "did you mean softmax-cpu?"    sofmax-cpu "$good"
+expect_usage_error "a slug's first part"   "unknown problem 'softmax'; did you mean softmax-cpu or softmax-gpu?" softmax "$good"
+expect_usage_error "a slug, no dash"       "did you mean vector-add?"     vectoradd
 expect_usage_error "unknown slug, far off" "unknown problem 'zzz'"        zzz
 expect_usage_error "missing file"          "no such file"                 softmax-cpu "$tmp/missing.cpp"
 expect_usage_error "directory as file"     "is a directory"               softmax-cpu "$tmp/dir.cpp"
@@ -37,6 +39,10 @@ expect_usage_error "empty file"            "is empty"                     softma
 expect_usage_error "wrong language"        "takes a C++ file"             softmax-cpu "$tmp/solution.cu"
 expect_usage_error "unwritable --json"     "cannot write the report"      softmax-cpu "$good" --json /nonexistent-dir/r.json
 expect_usage_error "unknown option"        "--frobnicate"                 softmax-cpu "$good" --frobnicate
+expect_usage_error "misspelt option"       "unknown option '--threds'; did you mean --threads?" softmax-cpu "$good" --threds 2
+expect_usage_error "misspelt option, ="    "unknown option '--no-bnech'; did you mean --no-bench?" softmax-cpu "$good" --no-bnech=1
+expect_usage_error "misspelt batch option" "unknown option '--slrum'; did you mean --slurm?" batch "$tmp" --slrum
+expect_usage_error "misspelt profile option" "unknown option '--cas'; did you mean --case?" profile softmax-cpu "$good" --cas n1M
 expect_usage_error "bad seed"              "seed"                         softmax-cpu "$good" --seed banana
 expect_usage_error "no slug"               "slug"
 # Hostile files: only a regular file is read, a FIFO never opened for a wait, a device never read.

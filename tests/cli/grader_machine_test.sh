@@ -143,16 +143,7 @@ if bwrap_starts as_me; then
 else
   echo "skip $me's sandbox: bubblewrap cannot start here"
 fi
-if [ "$(id -u)" != 0 ]; then
-  echo "skip the ordinary user: not root (this user's grades are above)"
-elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$judge"; then
-  echo "skip the ordinary user: $judge cannot be reached by other users"
-elif ! useradd --system --no-create-home "$user" 2>/dev/null; then
-  echo "skip the ordinary user: useradd failed"
-else
-  created=1
-  mkdir -p "$tmp/user/cache" && chown "$user" "$tmp/user" "$tmp/user/cache"
-  as_user() { runuser -u "$user" -- env HOME="$tmp/user" HPCJUDGE_CACHE="$tmp/user/cache" "$@"; }
+if second_user "$judge" "$tmp/user"; then
   singles user as_user "$user" "" fills-dev-shm
   if bwrap_starts as_user; then
     singles user-sandbox as_user "$user" --sandbox fills-tmpdir

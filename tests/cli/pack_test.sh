@@ -65,6 +65,21 @@ check "SLUG=FILE packs that file" bash -c "unpack() { rm -rf \"\$2\" && mkdir -p
 check "a WA verdict is warned of" grep -q "was judged WA" "$work/p5.out"
 check "the manifest is valid JSON naming the odd file" python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); assert m["files"][0]["source"] == sys.argv[2] and m["participant"] == "-Zoë \"Z\" 王"' "$work/p5/-Zoë \"Z\" 王/manifest.json" "$odd"
 
+# A file judged before another attempt at the same problem: packed by name, with its own report (each file's last
+# report is kept), not "the report of another version".
+cp "$src/reference/solutions/softmax-cpu/baseline.cpp" "$work/elsewhere/first.cpp" && echo "// first" >>"$work/elsewhere/first.cpp"
+cp "$odd" "$work/elsewhere/second.cpp"
+"$judge" softmax-cpu "$work/elsewhere/first.cpp" --no-bench >/dev/null 2>&1
+"$judge" softmax-cpu "$work/elsewhere/second.cpp" --no-bench >/dev/null 2>&1
+(cd "$work" && "$judge" pack "softmax-cpu=elsewhere/first.cpp" -o "$work/p8.tar.gz" --name tester) >"$work/p8.out" 2>&1
+unpack "$work/p8.tar.gz" "$work/p8"
+check "a file judged before another: packed with its own report" bash -c "grep -q '\"source_path\": \"$work/elsewhere/first.cpp\"' '$work/p8/tester/reports/softmax-cpu.json' && grep -q 'first.cpp  (report: AC' '$work/p8.out' && ! grep -q 'another version' '$work/p8.out'"
+(cd "$work" && "$judge" pack -o "$work/p9.tar.gz" --name tester) >"$work/p9.out" 2>&1
+check "... while the default is still the file judged last, with its report" grep -q "softmax-cpu.cpp <- $work/elsewhere/second.cpp  (report: WA" "$work/p9.out"
+echo "// changed" >>"$work/elsewhere/first.cpp"
+(cd "$work" && "$judge" pack "softmax-cpu=elsewhere/first.cpp" -o "$work/p10.tar.gz" --name tester) >"$work/p10.out" 2>&1
+check "... and once changed, its own report is of another version" grep -q "is the report of another version of $work/elsewhere/first.cpp (changed since it was judged)" "$work/p10.out"
+
 # A file gone since it was judged: refused.
 cp "$odd" "$work/elsewhere/gone.cpp"
 "$judge" softmax-cpu "$work/elsewhere/gone.cpp" --no-bench >/dev/null 2>&1

@@ -26,8 +26,15 @@ rc=$?
 if command -v perf >/dev/null; then
   [ $rc = 0 ] || fail "exit $rc: $(tail -5 "$work/out" "$work/err")"
   grep -q "^profiling softmax-cpu, performance case .*, under .*perf$" "$work/out" || fail "no heading: $(head -3 "$work/out")"
+  # The largest case that runs here (n100M wants 16 cores), not the first.
+  largest=n16M; [ "$(nproc)" -ge 16 ] && largest=n100M
+  grep -q "^profiling softmax-cpu, performance case $largest," "$work/out" || fail "not the largest case: $(head -1 "$work/out")"
+  # solve()'s own CPU use on every core: busy, or ready and waiting for a CPU on a busy machine, not "serial".
+  grep -q "CPUs busy in solve()  [0-9.]* of $(nproc) thread" "$work/out" || fail "no CPUs busy line: $(tail -6 "$work/out")"
+  if [ "$(nproc)" -ge 2 ]; then
+    grep -q "about one CPU at a time" "$work/out" && fail "an OpenMP solution called serial: $(grep -A2 'CPUs busy' "$work/out")"
+  fi
   grep -q "^profile summary$" "$work/out" || fail "no summary"
-  grep -q "CPUs used  " "$work/out" || fail "no CPU time in the summary: $(tail -6 "$work/out")"
   grep -q "speed of light        median .* of this machine's measured copy bandwidth" "$work/out" ||
     fail "no speed-of-light line: $(tail -6 "$work/out")"
   ls "$work/.hpcjudge/profiles/"softmax-cpu-*.perf.csv >/dev/null 2>&1 || fail "perf's counts were not kept"

@@ -1,4 +1,5 @@
 // Correct softmax except the write loop stops at N - 1. Must get WA: the last output keeps the judge's NaN sentinel.
+// hpcjudge-test: output-once=hint: NaN where a number is expected
 #include <cmath>
 
 extern "C" void solve(const float* input, float* output, int N) {
