@@ -30,7 +30,7 @@ judge: deps $(BUILD)/CMakeCache.txt
 	@cmake --build $(BUILD) --target hpcjudge -j $(JOBS) > /dev/null
 	@echo
 	@echo "Grading every problem's starter solution (problems/<slug>/solution.*). The starters are"
-	@echo "unsolved, so WA is expected, and SKIP for GPU problems on a machine without an NVIDIA GPU:"
+	@echo "unsolved, so WA (or RE) is expected; without an NVIDIA GPU, GPU problems are graded by CPU emulation:"
 	@echo "the point is that the judge runs. Edit a starter, then ./judge/judge <slug>."
 	@echo
 	@./judge/judge all || true

@@ -29,7 +29,7 @@ TEST_CASE("score: baseline 0, fast reference 1, the geometric mean of speed-ups 
   CHECK(*performance_fraction({timed("a", 1.0), timed("b", 1.0)}, kScale) == Approx(1.0));
   // 2x on both: ln 4 / ln 32 = 0.4.
   CHECK(*performance_fraction({timed("a", 4.0), timed("b", 2.0)}, kScale) == Approx(std::log(4.0) / std::log(32.0)));
-  // The worked example of the README: 4x and 4x the baseline.
+  // The worked example of docs/timing.md: 4x and 4x the baseline.
   CHECK(*performance_fraction({timed("a", 2.0), timed("b", 1.0)}, kScale) == Approx(std::log(16.0) / std::log(32.0)));
 }
 

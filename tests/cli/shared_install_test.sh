@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A shared install (README.md, "Setup"): the build, and its cache, another user's. Run as root on a root-built
+# A shared install (docs/usage.md, "Set up"): the build, and its cache, another user's. Run as root on a root-built
 # install, as a user the test makes, without HPCJUDGE_CACHE: with a home folder the judge keeps its cache in
 # ~/.cache/hpcjudge (closed to other users), or $XDG_CACHE_HOME/hpcjudge; without one, in a temporary folder removed
 # after the grade; the build's cache is never touched. Skipped where not root or the judge cannot be reached.
