@@ -95,28 +95,27 @@ std::optional<double> paired_log(const json& c, const char* role) {
 }
 
 // A case's share of the performance points: the report's own (bench[].share, as the score took it,
-// judge/grading/score.h), else, for a report that has none, worked out the same way from its fields: ln(t / t_fast)
-// against the span ln(t_base / t_fast), from the ratios to the rivals timed beside it where they were, else from
-// the medians; a span narrower than kMinScaleSpan is that. 1 at the fast reference's speed, 0 at the slow end and
-// below, up to kMaxFraction above. Without a share, a case whose baseline was not timed beside has its span from
-// this run's fast time against the cached baseline, where the score took the cached fast time.
+// judge/grading/score.h), else, for a report of a judge that wrote none, the score's own computation
+// (performance_estimate) over the case's fields: its ratios to the rivals timed beside it, and its baseline and
+// fast medians in place of the cached scale (the score took the cached fast time where the baseline was not
+// timed beside; the report holds this run's).
 std::optional<double> case_share(const json& c) {
   if (const auto share = num(c, "share")) return std::clamp(*share, 0.0, kMaxFraction);
-  const auto median = num(c, "median_s"), base = num(c, "baseline_median_s"), fast = num(c, "fast_median_s");
-  if (!median || *median <= 0) return std::nullopt;
-  const auto to_fast_paired = paired_log(c, "fast"), to_base_paired = paired_log(c, "baseline");
-  double to_fast = 0, span = 0;
-  if (to_fast_paired && to_base_paired) {
-    to_fast = *to_fast_paired;
-    span = *to_fast_paired - *to_base_paired;
-  } else if (fast && *fast > 0 && base && *base > 0) {
-    to_fast = to_fast_paired.value_or(std::log(*median / *fast));
-    span = std::log(*base / *fast);
-  } else {
-    return std::nullopt;
+  BenchResult b;
+  b.name = str(c, "name");
+  b.stats.median = num(c, "median_s").value_or(0.0);
+  for (const char* role : {"fast", "baseline"}) {
+    if (const auto l = paired_log(c, role)) {
+      BenchResult::Paired& p = b.paired.emplace_back();
+      p.role = role;
+      p.median_log = *l;
+    }
   }
-  span = std::max(span, std::log(kMinScaleSpan));
-  return std::clamp((span - to_fast) / span, 0.0, kMaxFraction);
+  Scale scale;
+  scale.cases.push_back({b.name, num(c, "baseline_median_s").value_or(0.0), num(c, "fast_median_s").value_or(0.0)});
+  const std::optional<Fraction> estimate = performance_estimate({b}, scale);
+  if (!estimate || estimate->shares.empty()) return std::nullopt;
+  return estimate->shares.front().second;
 }
 
 json case_entry(const json& c) {
