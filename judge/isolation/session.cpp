@@ -38,6 +38,8 @@ namespace {
 constexpr size_t kForkBomb = 16;
 // How long the family may take to stop after a reply; longer is RE (a process that will not stop).
 constexpr auto kStopLimit = std::chrono::seconds(2);
+// How long a failed unlock waits for the runner's own end before it is the call's cause.
+constexpr auto kDeathGrace = std::chrono::seconds(1);
 // The round trip: warm-up exchanges, then the measured ones.
 constexpr int kRoundTripWarmup = 5, kRoundTripSamples = 41, kColdSamples = 21;
 // CPU the runner's processes may use between sending a reply and being stopped, beyond what the runner's
@@ -570,8 +572,35 @@ bool Session::release_device_work(CallOutcome& o, const char* during) {
   if (!device_lock_ || !device_lock_->held()) return true;
   std::string why;
   if (device_lock_->unlock(&why)) return true;
+  // A runner that dies as it is resumed (the submission's first instruction faults, with no CUDA call, which the
+  // lock does not hold back) fails the driver's unlock as it exits: its own end is the cause, as in any call.
+  if (child_->wait(-1, Clock::now() + kDeathGrace) == Child::Wake::Exited) {
+    ended_by_itself(o, during);
+    return false;
+  }
   ended(o, std::string("before ") + during + ", " + why, CallOutcome::Crashed);
   return false;
+}
+
+void Session::ended_by_itself(CallOutcome& o, const char* during) {
+  // Under a wrapper (bubblewrap) the runner's end comes back as the wrapper's exit status (a SIGSYS from the
+  // syscall filter as 159): let the wrapper pass it on, briefly, before the family's kill ends the wrapper too.
+  if (wrapped_) child_->wait(-1, Clock::now() + std::chrono::milliseconds(500));
+  family_->kill();
+  const ExitStatus st = exit_ = reap();
+  alive_ = false;
+  o.status = CallOutcome::Crashed;
+  o.message = std::string("the process ended with ") + st.describe() + " during " + during;
+  if (!loaded_) {
+    o.judge_fault = true;
+    o.message = "the runner could not start here (" + st.describe() + " during " + during + ")";
+    if (const std::string cause = first_line(child_->output()); !cause.empty()) o.message += ": " + cause;
+  }
+  if (!st.exited && st.signal == SIGXFSZ && opt_.memory_limit > 0) {
+    o.status = CallOutcome::OutOfMemory;
+    o.message = std::string("grew a file (a memfd or shared memory) past the memory limit of ") +
+                std::to_string(opt_.memory_limit) + " bytes during " + during;
+  }
 }
 
 Session::Exchange Session::exchange(Request q, double timeout_s, const char* during, CallOutcome& o, int pass_fd) {
@@ -666,24 +695,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
       m = receive(channel_);
     }
     if (!m) {
-      // Under a wrapper (bubblewrap) the runner's end comes back as the wrapper's exit status (a SIGSYS from the
-      // syscall filter as 159): let the wrapper pass it on, briefly, before the family's kill ends the wrapper too.
-      if (wrapped_) child_->wait(-1, Clock::now() + std::chrono::milliseconds(500));
-      family_->kill();
-      const ExitStatus st = exit_ = reap();
-      alive_ = false;
-      o.status = CallOutcome::Crashed;
-      o.message = std::string("the process ended with ") + st.describe() + " during " + during;
-      if (!loaded_) {
-        o.judge_fault = true;
-        o.message = "the runner could not start here (" + st.describe() + " during " + during + ")";
-        if (const std::string cause = first_line(child_->output()); !cause.empty()) o.message += ": " + cause;
-      }
-      if (!st.exited && st.signal == SIGXFSZ && opt_.memory_limit > 0) {
-        o.status = CallOutcome::OutOfMemory;
-        o.message = std::string("grew a file (a memfd or shared memory) past the memory limit of ") +
-                    std::to_string(opt_.memory_limit) + " bytes during " + during;
-      }
+      ended_by_itself(o, during);
       return x;
     }
     if (m->fd >= 0) close(m->fd);

@@ -308,6 +308,8 @@ class Session {
   bool hold_device_work(CallOutcome& o, const char* before, bool fresh = false);
   // After the family was resumed: what hold_device_work() locked, unlocked. False where the driver refused.
   bool release_device_work(CallOutcome& o, const char* during);
+  // The runner ended of itself (a signal, an exit) during `during`: the call's outcome says how, reaped.
+  void ended_by_itself(CallOutcome& o, const char* during);
   // Under CPU emulation, at a call's time limit: what the emulator says was running (the kernel, its block, the
   // threads that had not ended), asked for with kStallSignal (emulate/runtime/runner.h); "" where it says nothing.
   std::string emulated_stall();

