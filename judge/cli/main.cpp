@@ -38,6 +38,7 @@
 #include "judge/grading/grade.h"
 #include "harness/generators.h"
 #include "judge/reports/course.h"
+#include "judge/statements/statements.h"
 #include "judge/reports/human.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/classroom/pack.h"
@@ -600,6 +601,21 @@ int run(int argc, char** argv) {
       throw UsageError(e.what());
     }
     return 0;
+  }
+  if (cmd == "statements") {  // for the problems' authors: not in the students' help below
+    CLI::App app{"The statements' shared sections (problems/statements/<lang>.md, filled from each problem's "
+                 "description) against every problems/<slug>/README*.md: --check lists the READMEs that differ "
+                 "(exit 1), --write rewrites their shared blocks.",
+                 "judge statements"};
+    bool write = false, check = false;
+    app.add_flag("--check", check, "compare only (the default)");
+    app.add_flag("--write", write, "rewrite every README's shared blocks from the sources");
+    if (auto rc = parse(app, argc - 1, argv + 1)) return *rc;
+    std::vector<std::string> lines;
+    const int wrong = check_statements(paths, write, lines);
+    for (const std::string& line : lines) std::printf("%s\n", line.c_str());
+    if (wrong == 0 && !write) std::printf("every statement's shared sections match their sources\n");
+    return wrong == 0 ? 0 : 1;
   }
   CLI::App app{"hpcjudge: compile, run, check, time and score a solution.\n"
                "  judge list                 the problems\n"
