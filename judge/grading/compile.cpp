@@ -20,6 +20,7 @@
 #include "judge/grading/emulation.h"
 #include "judge/grading/libraries.h"
 #include "judge/isolation/process.h"
+#include "settings/settings.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
 #include "judge/paths.h"
@@ -282,7 +283,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   }
   SpawnOptions run;
   run.cwd = workdir;
-  run.env = {{"TMPDIR", workdir.string()}};
+  run.env = {{settings::kTmpdir.name, workdir.string()}};
   run.address_space = kCompilerMemory;
   run.cpu_seconds = kCompilerCpuSeconds;
   run.file_size = kCompilerFileSize;

@@ -37,6 +37,7 @@
 #include "judge/reports/text.h"
 #include "judge/sha256.h"
 #include "judge/versions.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
@@ -624,6 +625,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     r.isolation = "none: graded with --unsafe-no-isolation, as the judge's own user and without the sandbox";
   r.seed = opt.seed;
   r.seed_secret = opt.seed_secret;
+  r.settings = settings::Settings::at_start().grade_changing();
   r.machine = probe_machine(opt.threads);
   r.score.max = p.info().points.total();
   const bool gpu = p.info().kind == Kind::GPU;

@@ -26,6 +26,7 @@
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
 #include "judge/measure/wake_latency.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
@@ -384,13 +385,13 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
             {"OPENBLAS_NUM_THREADS", "1"},
             {"OMP_WAIT_POLICY", "passive"},
             {"OPENBLAS_THREAD_TIMEOUT", "4"}};
-  if (trace_) sp.env.push_back({"HPCJUDGE_TRACE", "1"});  // the runner adds its GPU mark
+  if (trace_) sp.env.push_back({settings::kTrace.name, "1"});  // the runner adds its GPU mark
   // The one folder a runner on the host arena may write files in (harness/confine.h): a folder of its own, not
   // /tmp, where the judge's cache may be (HPCJUDGE_CACHE); the runner's user's as root (where that fails, root's,
   // and the runner writes no file at all). Under bubblewrap, its private /tmp instead (sandbox_wrapper).
   runner_tmp_ = std::make_unique<TempDir>(std::filesystem::perms::owner_all);
   if (sp.uid != 0) chown(runner_tmp_->path.c_str(), sp.uid, sp.uid);
-  sp.env.push_back({"TMPDIR", runner_tmp_->path.string()});
+  sp.env.push_back({settings::kTmpdir.name, runner_tmp_->path.string()});
   // That folder and /dev/shm tmpfs mounts of its own, as large as its memory limit, gone with it
   // (harness/private_tmp.h): made by the judge's child as root, by the runner itself otherwise; under bubblewrap
   // the sandbox's own (sandbox_wrapper).

@@ -7,7 +7,8 @@
 #     between kLateWorkNs and kLateWorkCapNs (100 and 300 us).
 #   - with HPCJUDGE_FAST_TWICE=1 the fast reference is timed beside in a second runner too (rivals.h,
 #     kFastAgain), which the report's side_by_side lists for every case beside the fast reference; without
-#     it, no such runner.
+#     it, no such runner;
+#   - the traced grade's report lists HPCJUDGE_TRACE in its settings, the other's does not.
 # The first grade fills a cache of its own with the problem's scale; the second, traced and with the fast
 # reference twice, starts its rivals beside the compile as a grade on a machine that judged the problem before
 # does.
@@ -32,6 +33,9 @@ for b in r["bench"]:
     assert "fast" in roles and "fast-again" in roles, (b["name"], roles)
 for b in first["bench"]:
     assert all(p["role"] != "fast-again" for p in b["side_by_side"]), (b["name"], b["side_by_side"])
+# HPCJUDGE_TRACE changes how the calls are timed: the report says it was set (settings/settings.h), only then.
+assert r.get("settings", {}).get("HPCJUDGE_TRACE") == "1", r.get("settings")
+assert "HPCJUDGE_TRACE" not in first.get("settings", {}), first.get("settings")
 print("ratios to the fast reference in two runners:",
       ", ".join(f'{b["name"]} ' + " and ".join(f'{p["median_ratio"]:.3f}' for p in b["side_by_side"] if p["role"].startswith("fast"))
                 for b in r["bench"]))
