@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -136,4 +137,28 @@ TEST_CASE("settings: PATH's folders in order, an empty entry kept", "[settings]"
   std::stringstream ss(path.value_or(""));
   for (std::string d; std::getline(ss, d, ':');) expected.push_back(d);
   CHECK(settings::path_folders() == expected);
+}
+TEST_CASE("settings: no product source but the registry's reads the environment", "[settings]") {
+  // Every C++ source of the tree but the tests', the lab's, the registry's own and a build's: none calls getenv.
+  const fs::path root = HPCJUDGE_SOURCE_DIR;
+  const std::set<std::string> outside = {"tests", "lab", "settings", "docs", ".git", ".deps"};
+  std::vector<std::string> found;
+  size_t scanned = 0;
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied);
+       it != fs::recursive_directory_iterator(); ++it) {
+    const fs::path& p = it->path();
+    if (it->is_directory() && (outside.count(p.filename().string()) || fs::exists(p / "CMakeCache.txt"))) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    const std::string ext = p.extension().string();
+    if (!it->is_regular_file() || (ext != ".cpp" && ext != ".h" && ext != ".cu" && ext != ".cuh")) continue;
+    ++scanned;
+    std::ifstream in(p);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.find("getenv") != std::string::npos) found.push_back(fs::relative(p, root).string());
+  }
+  INFO("scanned " << scanned << " files");
+  CHECK(scanned > 100);
+  CHECK(found == std::vector<std::string>{});
 }

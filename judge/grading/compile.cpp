@@ -505,8 +505,6 @@ std::string compile_key(const Problem& p, const Paths& paths, const std::string&
   return sha256_hex(key + source);
 }
 
-bool compile_cache_off() { return std::getenv("HPCJUDGE_NO_COMPILE_CACHE") != nullptr; }
-
 // A cached log names the source by this mark, which each hit replaces by the name it is judged under: a file
 // judged under two names (or in two folders) shares one entry.
 constexpr const char* kCachedSourceMark = "\x01source\x01";
@@ -535,7 +533,6 @@ CompileResult compile_reference(const Problem& p, const Paths& paths, const std:
 CompileResult compile_submission_cached(const Problem& p, const Paths& paths, const std::string& source,
                                         const fs::path& workdir, const CompileOptions& opt,
                                         const std::string& machine_fingerprint) {
-  if (compile_cache_off()) return compile_submission(p, paths, source, workdir, opt);
   const Stopwatch clock;
   const CompiledEntry e =
       compiled_entry(paths, p, "submission", compile_key(p, paths, "submission", opt, machine_fingerprint, source));
