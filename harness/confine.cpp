@@ -1,6 +1,7 @@
 #include "confine.h"
 
 #include "private_tmp.h"
+#include "settings/settings.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -143,8 +144,9 @@ int confine_runner(const ConfineOptions& opt) {
   }
   const int ruleset = static_cast<int>(syscall(SYS_landlock_create_ruleset, &attr, size, 0));
   if (ruleset < 0) return 0;
-  const char* tmpdir = std::getenv("TMPDIR");  // the judge's choice (judge/isolation/session.cpp)
-  const std::string own = tmpdir && *tmpdir ? tmpdir : "/tmp";
+  // The judge's choice (judge/isolation/session.cpp).
+  const std::string given = settings::Settings::at_start().get(settings::kTmpdir).value_or("");
+  const std::string own = given.empty() ? "/tmp" : given;
   const uint64_t read = reads ? kReadFile : 0;
   allow(ruleset, own.c_str(), writes | read);
   // /dev/shm only where it is a mount of the runner's own, bounded and counted (harness/private_tmp.h).

@@ -151,7 +151,7 @@ void CacheFlusher::start() {
   // reads off the CPU, at least 64 MiB and at most 256 MiB. A virtual machine's figures may both be wrong: the
   // 2-core VM's kernel lists one L3 of 32 MiB, its C library says 320 MiB, and after a flush of 64 MiB (read
   // on both CPUs) a working set of 2-8 MiB was re-read at 42-46 GB/s a CPU, where after 1 GiB of other reads it
-  // took 15-18 GB/s, as after 256 MiB (tools/flush_probe.cpp); another VM here claimed 508 MiB.
+  // took 15-18 GB/s, as after 256 MiB (lab/flush_probe.cpp); another VM here claimed 508 MiB.
   size_t largest = 0;
   for (const CacheInstance& i : instances) largest = std::max(largest, i.bytes);
 #ifdef _SC_LEVEL3_CACHE_SIZE

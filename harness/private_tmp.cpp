@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 
+#include "settings/settings.h"
+
 namespace hpcjudge {
 
 namespace {
@@ -22,8 +24,7 @@ bool write_file(const char* path, const std::string& text) {
 }  // namespace
 
 bool private_tmp_made() {
-  const char* made = std::getenv(kPrivateTmpVariable);
-  return made && std::string(made) == "1";
+  return settings::Settings::at_start().get(settings::kPrivateTmp) == "1";
 }
 
 PrivateTmp private_tmp_for(const std::string& tmpdir, size_t bytes, unsigned owner) {

@@ -10,7 +10,7 @@
 // runner itself as its first step (`hpcjudge-runner --private-tmp BYTES`), in a user namespace of its own that maps
 // its own ids: the judge's child holds a copy of the judge's memory and is not dumpable until it runs the
 // runner, so only the runner may write its /proc/self/uid_map. Where neither can be made (an ordinary user where
-// user namespaces are off), kPrivateTmpVariable stays unset, the runner's confinement (harness/confine.h)
+// user namespaces are off), HPCJUDGE_PRIVATE_TMP stays unset, the runner's confinement (harness/confine.h)
 // withholds /dev/shm, and TMPDIR is the judge's folder on disk, counted by walking it and removed after the grade.
 #pragma once
 
@@ -19,10 +19,8 @@
 
 namespace hpcjudge {
 
-// "1" in a runner's environment where its TMPDIR and /dev/shm are mounts of its own.
-inline constexpr const char* kPrivateTmpVariable = "HPCJUDGE_PRIVATE_TMP";
-
-// Whether this process's environment says so.
+// Whether this process's environment says its TMPDIR and /dev/shm are mounts of its own ("1" in
+// settings::kPrivateTmp).
 bool private_tmp_made();
 
 // What is mounted, prepared before fork (the judge's child allocates nothing for it).

@@ -44,6 +44,7 @@
 #include "problem.h"
 #include "protocol.h"
 #include "runner_memory.h"
+#include "settings/settings.h"
 #ifdef HPCJUDGE_HAVE_CUDA
 #include "device.h"
 #endif
@@ -359,14 +360,15 @@ class Runner {
 // --private-tmp BYTES: its TMPDIR and /dev/shm mounts of its own (harness/private_tmp.h), made first, while it is
 // still dumpable and has one thread, where the judge's child did not make them already (as root).
 static void enter_private_tmp_if_asked(int argc, char** argv) {
-  const char* tmpdir = std::getenv("TMPDIR");
+  const std::optional<std::string> tmpdir = settings::Settings::at_start().get(settings::kTmpdir);
   if (private_tmp_made() || !tmpdir) return;
   for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--private-tmp" && enter_private_tmp(private_tmp_for(tmpdir, std::stoull(argv[i + 1]), 0)))
-      setenv(kPrivateTmpVariable, "1", 1);
+    if (std::string(argv[i]) == "--private-tmp" && enter_private_tmp(private_tmp_for(*tmpdir, std::stoull(argv[i + 1]), 0)))
+      settings::put(settings::kPrivateTmp, "1");
 }
 
 int main(int argc, char** argv) {
+  settings::Settings::at_start();  // every variable it reads, read now (settings/settings.h)
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the judge
   enter_private_tmp_if_asked(argc, argv);
   Options o;

@@ -14,6 +14,8 @@
 #include <numeric>
 #include <vector>
 
+#include "settings/settings.h"
+
 namespace hpcjudge {
 
 // Wall time on the monotonic clock, in laps: the one stopwatch of the judge's own phases (never a score's clock,
@@ -37,7 +39,7 @@ class Stopwatch {
 // HPCJUDGE_TRACE: lines on stderr saying where the judge's and the runner's time goes (a call's interval, a
 // timed run's steps, a functional test's): diagnostics, never part of a score.
 inline bool tracing() {
-  static const bool on = std::getenv("HPCJUDGE_TRACE") != nullptr;
+  static const bool on = settings::Settings::at_start().is_set(settings::kTrace);
   return on;
 }
 

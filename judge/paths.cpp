@@ -10,6 +10,7 @@
 
 #include "harness/generators.h"
 #include "judge/files.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
@@ -29,8 +30,9 @@ bool own_cache(const std::filesystem::path& dir) {
 std::filesystem::path users_cache() {
   namespace fs = std::filesystem;
   fs::path base;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && fs::path(x).is_absolute()) base = x;
-  else if (const char* h = std::getenv("HOME"); h && fs::path(h).is_absolute()) base = fs::path(h) / ".cache";
+  const settings::Settings& env = settings::Settings::at_start();
+  if (const auto x = env.get(settings::kXdgCacheHome); x && fs::path(*x).is_absolute()) base = *x;
+  else if (const auto h = env.get(settings::kHome); h && fs::path(*h).is_absolute()) base = fs::path(*h) / ".cache";
   if (!base.empty()) {
     const fs::path dir = base / "hpcjudge";
     make_private_folder(dir);
@@ -49,9 +51,10 @@ Paths Paths::discover() {
   p.runner = exe.parent_path() / "hpcjudge-runner";
   p.judge = exe;
   p.root = HPCJUDGE_SOURCE_DIR;
-  if (const char* r = std::getenv("HPCJUDGE_ROOT")) p.root = r;
+  const settings::Settings& env = settings::Settings::at_start();
+  if (const auto r = env.get(settings::kRoot)) p.root = *r;
   p.cache = exe.parent_path().parent_path() / "cache";
-  if (const char* c = std::getenv("HPCJUDGE_CACHE")) p.cache = c;
+  if (const auto c = env.get(settings::kCache)) p.cache = *c;
   else if (!own_cache(p.cache)) p.cache = users_cache();
   p.reports = p.root / ".hpcjudge" / "reports";
   return p;

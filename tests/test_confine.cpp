@@ -15,6 +15,7 @@
 #include <string>
 
 #include "harness/confine.h"
+#include "settings/settings.h"
 
 using namespace hpcjudge;
 namespace fs = std::filesystem;
@@ -67,7 +68,7 @@ TEST_CASE("confine: a confined runner writes in its TMPDIR only, and signals or 
   const fs::path tmp = fs::temp_directory_path();  // before the child's TMPDIR is its own folder
   const pid_t parent = getpid();
   CHECK(in_child([&] {
-          setenv("TMPDIR", own.c_str(), 1);
+          settings::put(settings::kTmpdir, own.string());
           int bad = 0;
           if (confine_runner() != version) bad |= 1;
           if (!writes(own / "a.txt")) bad |= 2;
@@ -104,7 +105,7 @@ TEST_CASE("confine: under a tool the runner may also write in /tmp and signal, a
   fs::remove(beside);
   const pid_t parent = getpid();
   CHECK(in_child([&] {
-          setenv("TMPDIR", s.own.c_str(), 1);
+          settings::put(settings::kTmpdir, s.own.string());
           int bad = 0;
           if (confine_runner({.under_tool = true}) != version) bad |= 1;
           if (!writes(s.own / "a.txt")) bad |= 2;
@@ -133,7 +134,7 @@ TEST_CASE("confine: a runner told what to hide reads everything else, its own fo
     REQUIRE(writes(f));
   fs::create_directory_symlink(cache, s.dir / "link");
   CHECK(in_child([&] {
-          setenv("TMPDIR", own.c_str(), 1);
+          settings::put(settings::kTmpdir, own.string());
           int bad = 0;
           if (confine_runner({.hidden = {cache.string()}, .library = (other / "library.so").string()}) != version)
             bad |= 1;
@@ -155,7 +156,7 @@ TEST_CASE("confine: with nothing to hide, reading is not confined") {
   fs::create_directories(own);
   REQUIRE(writes(other / "source.cpp"));
   CHECK(in_child([&] {
-          setenv("TMPDIR", own.c_str(), 1);
+          settings::put(settings::kTmpdir, own.string());
           return confine_runner() == version && reads(other / "source.cpp") ? 0 : 1;
         }) == 0);
 }

@@ -246,7 +246,7 @@ TEST_CASE("machine noise: the load average says how much of it the judge's own s
   if (load_average() < 0) SKIP("no /proc/loadavg here");
   CHECK(why.find("load average") != std::string::npos);
   CHECK(why.find("with the judge's 16 spinning threads in it for 1.25 s of calls") != std::string::npos);
-  r.timing["cpus_spinning_in_calls"] = 0;  // none spun (HPCJUDGE_NO_WAKE_AIDS): nothing said of them
+  r.timing["cpus_spinning_in_calls"] = 0;  // none spun: nothing said of them
   CHECK(machine_noise(r).find("spinning") == std::string::npos);
 }
 

@@ -78,17 +78,6 @@ TEST_CASE("wake latency: held, the CPUs' wake-up target is 0 us; released, it is
   CHECK(*target() == *before);
 }
 
-TEST_CASE("wake latency: HPCJUDGE_NO_WAKE_AIDS leaves the CPUs as they are") {
-  const std::optional<int32_t> before = target();
-  setenv("HPCJUDGE_NO_WAKE_AIDS", "1", 1);
-  {
-    CpuWakeLatency off;
-    CHECK_FALSE(off.held());
-    if (before) CHECK(*target() == *before);
-  }
-  unsetenv("HPCJUDGE_NO_WAKE_AIDS");
-}
-
 TEST_CASE("cpu spinners: one per CPU of the affinity, SCHED_IDLE and pinned; they spin only while held") {
   cpu_set_t mine;
   CPU_ZERO(&mine);

@@ -24,6 +24,7 @@
 #include "judge/measure/gpu.h"
 #include "judge/reports/course.h"
 #include "judge/reports/report.h"
+#include "settings/settings.h"
 #include "judge/reports/text.h"
 #include "judge/reports/tolerant_json.h"
 #include "judge/sha256.h"
@@ -176,7 +177,7 @@ SpawnOptions child_judge(const Paths& paths, const BatchOptions& opt, const fs::
   if (opt.sandbox) child.argv.push_back("--sandbox");
   if (opt.unisolated) child.argv.push_back("--unsafe-no-isolation");
   // The seed in the environment, never on the command line (/proc/PID/cmdline is every process's to read).
-  if (opt.secret_seed) child.env = {{kSecretSeedVariable, std::to_string(*opt.secret_seed)}};
+  if (opt.secret_seed) child.env = {{settings::kSecretSeed.name, std::to_string(*opt.secret_seed)}};
   child.output_limit = 64 * 1024;
   child.syscall_filter = false;  // a judge, which kills its runners' users itself; its runners are filtered
   return child;

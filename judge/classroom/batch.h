@@ -50,9 +50,6 @@ struct BatchOptions {
 // the file for one that is not such an object or names an unknown problem.
 std::vector<std::string> read_class_file(const std::filesystem::path& dir);
 
-// The environment variable a batch hands its child judges the secret seed in.
-inline constexpr const char* kSecretSeedVariable = "HPCJUDGE_SECRET_SEED";
-
 struct BatchJob {
   std::string participant;
   std::string slug;

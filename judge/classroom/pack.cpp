@@ -20,6 +20,7 @@
 #include "judge/reports/tolerant_json.h"
 #include "judge/sha256.h"
 #include "judge/versions.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
@@ -31,7 +32,7 @@ namespace {
 std::string default_name(const Paths& paths) {
   const RunResult r = run_command({"git", "-C", paths.root.string(), "config", "user.name"}, 10);
   std::string name = r.status.exited && r.status.code == 0 ? r.output.substr(0, r.output.find('\n')) : "";
-  if (name.empty() && std::getenv("USER")) name = std::getenv("USER");
+  if (name.empty()) name = settings::Settings::at_start().get(settings::kUser).value_or("");
   return name;
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "judge/isolation/process.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
@@ -37,9 +38,7 @@ exec "$1" leaderboard "$2"
 )";
 
 fs::path find_in_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  for (std::string d; std::getline(dirs, d, ':');) {
+  for (const std::string& d : settings::path_folders()) {
     const fs::path p = fs::path(d.empty() ? "." : d) / name;
     if (access(p.c_str(), X_OK) == 0) return p;
   }

@@ -33,7 +33,7 @@
 #include "judge/classroom/batch.h"
 #include "judge/files.h"
 #include "judge/measure/bench.h"
-#include "harness/profiler_range.h"
+#include "settings/settings.h"
 #include "judge/measure/gpu.h"
 #include "judge/grading/grade.h"
 #include "harness/generators.h"
@@ -144,14 +144,7 @@ uint64_t parse_seed(const std::string& text, const std::string& what) {
 // The secret seed a batch hands its child judges (never on a command line, where
 // /proc/PID/cmdline shows it to every process): taken from the environment and
 // scrubbed from it, and from the memory /proc/PID/environ shows, before anything starts.
-std::optional<std::string> take_secret_seed() {
-  char* v = std::getenv(kSecretSeedVariable);
-  if (!v) return std::nullopt;
-  std::string seed = v;
-  std::memset(v, 'x', std::strlen(v));
-  unsetenv(kSecretSeedVariable);
-  return seed;
-}
+std::optional<std::string> take_secret_seed() { return settings::take(settings::kSecretSeed); }
 
 int cmd_list(const Paths& paths, int device) {
   std::printf("%-20s %-5s %-7s %-22s %s\n", "problem", "kind", "points", "runnable here", "title");
@@ -265,7 +258,8 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
     for (const KernelResources& k : cr.kernels) mangled.push_back(k.mangled);
     // ncu keeps its settings under $HOME: the runner's own user (as root) may write only the profile's folder.
     // The runner marks its calls of solve() for ncu's filter (harness/profiler_range.h).
-    opt.runner_prefix = {"env", "HOME=" + tmp.string(), std::string(kProfileRangeEnv) + "=1"};
+    opt.runner_prefix = {"env", std::string(settings::kHome.name) + "=" + tmp.string(),
+                         std::string(settings::kProfileRange.name) + "=1"};
     for (auto& a : ncu_prefix(tool, mangled, static_cast<int>(mangled.size()), tmp / base))
       opt.runner_prefix.push_back(std::move(a));
   } else {
@@ -273,7 +267,7 @@ int cmd_profile(const Paths& paths, const std::string& slug, const std::string& 
     if (tool.empty()) throw UsageError("perf is not installed here (apt-get install linux-perf): nothing to profile with");
     // The runner measures its CPU time over each call of solve() (harness/profiler_range.h): perf's task-clock
     // spans its whole life, mostly waiting between calls.
-    opt.runner_prefix = {"env", std::string(kProfileRangeEnv) + "=1"};
+    opt.runner_prefix = {"env", std::string(settings::kProfileRange.name) + "=1"};
     for (auto& a : perf_prefix(tool, tmp / (base + ".perf.csv"))) opt.runner_prefix.push_back(std::move(a));
   }
   opt.only_case = case_name;
@@ -665,18 +659,20 @@ int main(int argc, char** argv) {
   // alone). Off for the runners too, which inherit this environment: each side of a ratio is as the other, and a
   // rival's threads never bind themselves away from how they started (judge/isolation/scheduling.h). A
   // submission binds its own threads in its code, if it wants them bound.
-  const char* bind = std::getenv("OMP_PROC_BIND");
-  const bool bound = (bind && std::string_view(bind) != "false") || std::getenv("OMP_PLACES") ||
-                     std::getenv("GOMP_CPU_AFFINITY");
-  const char* coretype = std::getenv("OPENBLAS_CORETYPE") ? nullptr : reference::openblas_coretype_to_name();
-  if (!std::getenv("OMP_WAIT_POLICY") || !std::getenv("OPENBLAS_THREAD_TIMEOUT") || coretype || bound) {
-    if (!std::getenv("OMP_WAIT_POLICY")) setenv("OMP_WAIT_POLICY", "passive", 1);
-    if (!std::getenv("OPENBLAS_THREAD_TIMEOUT")) setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);
-    if (coretype) setenv("OPENBLAS_CORETYPE", coretype, 1);
+  using namespace settings;
+  const Settings& env = Settings::at_start();  // every variable the judge reads, read now (settings/settings.h)
+  const std::optional<std::string> bind = env.get(kOmpProcBind);
+  const bool bound = (bind && *bind != "false") || env.is_set(kOmpPlaces) || env.is_set(kGompCpuAffinity);
+  const char* coretype = env.is_set(kOpenblasCoretype) ? nullptr : reference::openblas_coretype_to_name();
+  const bool wait_policy = env.is_set(kOmpWaitPolicy), thread_timeout = env.is_set(kOpenblasThreadTimeout);
+  if (!wait_policy || !thread_timeout || coretype || bound) {
+    if (!wait_policy) setenv(kOmpWaitPolicy.name, kOmpWaitPolicy.fallback.data(), 1);
+    if (!thread_timeout) setenv(kOpenblasThreadTimeout.name, kOpenblasThreadTimeout.fallback.data(), 1);
+    if (coretype) setenv(kOpenblasCoretype.name, coretype, 1);
     if (bound) {
-      setenv("OMP_PROC_BIND", "false", 1);
-      unsetenv("OMP_PLACES");
-      unsetenv("GOMP_CPU_AFFINITY");
+      setenv(kOmpProcBind.name, "false", 1);
+      unsetenv(kOmpPlaces.name);
+      unsetenv(kGompCpuAffinity.name);
       // OpenMP bound this thread as it loaded, and exec keeps the binding: every CPU back (the kernel keeps
       // those of the cpuset). ./judge/judge unsets the variables before it starts the judge, which keeps a
       // `taskset` it was started under.

@@ -20,6 +20,7 @@
 #include "judge/grading/emulation.h"
 #include "judge/grading/libraries.h"
 #include "judge/isolation/process.h"
+#include "settings/settings.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
 #include "judge/paths.h"
@@ -282,7 +283,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   }
   SpawnOptions run;
   run.cwd = workdir;
-  run.env = {{"TMPDIR", workdir.string()}};
+  run.env = {{settings::kTmpdir.name, workdir.string()}};
   run.address_space = kCompilerMemory;
   run.cpu_seconds = kCompilerCpuSeconds;
   run.file_size = kCompilerFileSize;
@@ -504,8 +505,6 @@ std::string compile_key(const Problem& p, const Paths& paths, const std::string&
   return sha256_hex(key + source);
 }
 
-bool compile_cache_off() { return std::getenv("HPCJUDGE_NO_COMPILE_CACHE") != nullptr; }
-
 // A cached log names the source by this mark, which each hit replaces by the name it is judged under: a file
 // judged under two names (or in two folders) shares one entry.
 constexpr const char* kCachedSourceMark = "\x01source\x01";
@@ -534,7 +533,6 @@ CompileResult compile_reference(const Problem& p, const Paths& paths, const std:
 CompileResult compile_submission_cached(const Problem& p, const Paths& paths, const std::string& source,
                                         const fs::path& workdir, const CompileOptions& opt,
                                         const std::string& machine_fingerprint) {
-  if (compile_cache_off()) return compile_submission(p, paths, source, workdir, opt);
   const Stopwatch clock;
   const CompiledEntry e =
       compiled_entry(paths, p, "submission", compile_key(p, paths, "submission", opt, machine_fingerprint, source));

@@ -78,8 +78,7 @@ CompileResult compile_reference(const Problem& p, const Paths& paths, const std:
 // "submission"; the 256 most recently used are kept) so that the same file judged again on this
 // machine, by the same judge against the same problem, is not compiled again (CompileResult::cached,
 // its log and kernel table as the compile left them). Only a compile that succeeded is kept: every
-// check a compile makes (the files it read, the library rule) is a function of that key. Off with
-// HPCJUDGE_NO_COMPILE_CACHE=1.
+// check a compile makes (the files it read, the library rule) is a function of that key.
 CompileResult compile_submission_cached(const Problem& p, const Paths& paths, const std::string& source,
                                         const std::filesystem::path& workdir, const CompileOptions& opt,
                                         const std::string& machine_fingerprint);

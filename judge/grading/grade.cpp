@@ -37,6 +37,7 @@
 #include "judge/reports/text.h"
 #include "judge/sha256.h"
 #include "judge/versions.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
@@ -362,13 +363,12 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
   } results{r, std::vector<std::optional<BenchResult>>(cases.size())};
   // A GPU grade side by side on a device: each run's image uploaded once to a stage of the judge's, from which
   // every side's call copies its buffers right after its own lock (CallOptions::stage; docs/design.md, "Device
-  // work between calls"). HPCJUDGE_LOCK_AT_LOAD=1 locks and loads every side before the run's first call instead,
-  // as before, to compare.
+  // work between calls").
   std::unique_ptr<JudgeDevice> stage;
-  if (rivals && rivals->size() > 0 && s.judge_held() && !std::getenv("HPCJUDGE_LOCK_AT_LOAD")) try {
+  if (rivals && rivals->size() > 0 && s.judge_held()) try {
       stage = make_judge_device(opt.device, {.stage = true});
     } catch (const std::exception&) {
-      stage.reset();  // as before: every side loaded at the run's start
+      stage.reset();  // then every side is loaded at the run's start
     }
   for (size_t k = 0; k < order.size(); ++k) {
     const size_t ci = order[k];
@@ -425,8 +425,7 @@ void run_bench(const Problem& p, const GradeOptions& opt, const Paths& paths, co
       double load = 0, rivals = 0, call = 0, check = 0;
     } steps;
     // A GPU problem's next input set is made while this run's calls are in flight (judge/grading/inputs_ahead.h).
-    // HPCJUDGE_NO_INPUTS_AHEAD=1 makes each set when taken, to compare (docs/design.md, "The loop").
-    const bool ahead = p.info().kind == Kind::GPU && !r.emulated && !std::getenv("HPCJUDGE_NO_INPUTS_AHEAD");
+    const bool ahead = p.info().kind == Kind::GPU && !r.emulated;
     InputsAhead inputs(p, c, l, opt.seed, {.ahead = ahead, .spot = spot});
     for (int run = 0; loop.want_more(); ++run) {
       const uint32_t set = 2 + static_cast<uint32_t>(run);
@@ -624,6 +623,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
     r.isolation = "none: graded with --unsafe-no-isolation, as the judge's own user and without the sandbox";
   r.seed = opt.seed;
   r.seed_secret = opt.seed_secret;
+  r.settings = settings::Settings::at_start().grade_changing();
   r.machine = probe_machine(opt.threads);
   r.score.max = p.info().points.total();
   const bool gpu = p.info().kind == Kind::GPU;
@@ -662,14 +662,13 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   std::optional<CpuWakeLatency> awake;
   std::optional<CpuSpinners> spinners;
   if (gpu && !emulate && runnable) awake.emplace();
-  if (gpu && !emulate && runnable && !wake_aids_off()) spinners.emplace();
+  if (gpu && !emulate && runnable) spinners.emplace();
   CacheFlusher flusher;  // one buffer for every runner's timed calls (mapped on the first)
   PinnedImages images(opt.device);  // every runner's images and read-backs, pinned once (judge/isolation/pinned_images.h)
   // The runners' calls of a CPU grade scored side by side, on the same pages (SessionOptions::common_arena).
-  // HPCJUDGE_NO_COMMON_ARENA=1 gives each runner its own, to compare.
   const bool beside = opt.bench && !emulate && opt.score && opt.side_by_side && !opt.vendor && opt.only_case.empty();
   std::optional<SharedArena> common;
-  if (!gpu && beside && !std::getenv("HPCJUDGE_NO_COMMON_ARENA")) common.emplace();
+  if (!gpu && beside) common.emplace();
   const SessionOptions session_options{.library = lib,
                                        .threads = r.machine.threads,
                                        .device = opt.device,

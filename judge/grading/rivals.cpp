@@ -31,12 +31,6 @@ bool baseline_is_quick(const Problem& p, const Scale& cached) {
   return true;
 }
 
-// HPCJUDGE_FAST_TWICE set, and neither empty nor "0" (rivals.h, kFastAgain).
-bool fast_twice() {
-  const char* v = std::getenv("HPCJUDGE_FAST_TWICE");
-  return v && *v && std::string(v) != "0";
-}
-
 }  // namespace
 
 size_t call_order_cycle(size_t rivals) { return rivals == 0 ? 1 : rivals == 1 ? 2 : rivals == 2 ? 6 : 2 * (rivals + 1); }
@@ -67,12 +61,11 @@ Rivals::Rivals(const Problem& p, const Paths& paths, const GradeOptions& opt, co
     notes_.push_back("baseline: its cached medians (a separate run) are used; over " +
                      format_seconds(kBaselineBesideS) + " a call somewhere, too slow to time beside every run");
   }
-  if (fast_twice()) roles.push_back(kFastAgain);
   const bool gpu = p.info().kind == Kind::GPU;
   for (const std::string& role : roles) {
     auto m = std::make_unique<Member>();
     m->role = role;
-    const fs::path src = reference_solution(p, paths, role == kFastAgain ? "fast" : role);
+    const fs::path src = reference_solution(p, paths, role);
     try {
       m->source = read_regular_file(src, kMaxSourceBytes);
     } catch (const std::exception& e) {

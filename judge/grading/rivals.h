@@ -30,12 +30,6 @@ namespace hpcjudge {
 // A baseline slower than this per call (its cached median, on any case) is not timed beside.
 inline constexpr double kBaselineBesideS = 0.02;
 
-// HPCJUDGE_FAST_TWICE=1, a measurement and never a grade's default: the fast reference is timed beside in a
-// second runner of its own too, the rival kFastAgain, whose ratio the report gives (bench[].side_by_side) and the
-// score ignores. The same program in two processes, so its two ratios differ by the offset between two runners
-// that holds for a whole grade, which no one runner's interval holds (docs/design.md, "Side by side").
-inline constexpr const char* kFastAgain = "fast-again";
-
 // The order of a side-by-side run's calls: kSubmissionCall for the submission's, k for rival k (0 the fast
 // reference, 1 the baseline). A call's place in its run changes its time: on the H200 (2026-12-04, each fast
 // reference judged as a submission, HPCJUDGE_TRACE) a run's first call took 25-70 us more than its last, mostly

@@ -22,8 +22,6 @@ namespace hpcjudge {
 
 namespace fs = std::filesystem;
 
-bool device_lock_off() { return std::getenv("HPCJUDGE_NO_DEVICE_LOCK") != nullptr; }
-
 namespace {
 
 enum class Files { None, Device, Hidden };  // what a process holds open: no NVIDIA device file, one, or not known

@@ -4,11 +4,9 @@
 // So before the judge writes a call's inputs into a runner's buffers, each CUDA process of the runner's family
 // is locked with the driver's process lock (cuCheckpointProcessLock), which waits for the work that process has
 // submitted and then blocks its CUDA API calls; the family is stopped after. The call's request unlocks them
-// once they run again, inside the call's interval (as the pings' requests do, so it is subtracted); with
-// HPCJUDGE_UNLOCK_WHILE_STOPPED=1, asked for just before the request while they are still stopped (session.cpp,
-// UnlockAhead; not yet measured on a GPU).
+// once they run again, inside the call's interval (as the pings' requests do, so it is subtracted).
 //
-// Measured on the H200 (driver 580.159, tools/busy_probe.cu, 2026-12-03): lock 0.2-0.4 ms on an idle process,
+// Measured on the H200 (driver 580.159, lab/busy_probe.cu, 2026-12-03): lock 0.2-0.4 ms on an idle process,
 // unlock 0.07-0.7 ms; a lock on a process with a 30 ms kernel in flight returned after 30.2-30.5 ms; on one with a
 // resident grid or work queued behind a stream wait it gave CUDA_ERROR_NOT_READY at its timeout and left the
 // process running. Both need the process running: an unlock of a stopped process had not returned after 10 s,
@@ -22,9 +20,6 @@
 #include <vector>
 
 namespace hpcjudge {
-
-// HPCJUDGE_NO_DEVICE_LOCK set: no lock (to measure what it costs; the report says the work was not held).
-bool device_lock_off();
 
 class DeviceLock {
  public:

@@ -2,6 +2,7 @@
 
 #include "judge/isolation/family.h"
 #include "judge/isolation/syscall_filter.h"
+#include "settings/settings.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -102,8 +103,8 @@ Child::Child(const SpawnOptions& opt) : uid_(opt.uid), limit_(opt.output_limit) 
     }
     // (Not as an ordinary user: this process is not dumpable, so its user namespace's ids cannot be mapped.
     // The runner makes its own then: hpcjudge-runner --private-tmp.)
-    if (geteuid() == 0 && enter_private_tmp(opt.private_tmp)) setenv(kPrivateTmpVariable, "1", 1);
-    else unsetenv(kPrivateTmpVariable);
+    if (geteuid() == 0 && enter_private_tmp(opt.private_tmp)) setenv(settings::kPrivateTmp.name, "1", 1);
+    else unsetenv(settings::kPrivateTmp.name);
     const std::vector<gid_t> groups(opt.groups.begin(), opt.groups.end());
     if (opt.uid != 0 && (setgroups(groups.size(), groups.data()) != 0 || setresgid(opt.uid, opt.uid, opt.uid) != 0 ||
                          setresuid(opt.uid, opt.uid, opt.uid) != 0)) {

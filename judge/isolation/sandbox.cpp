@@ -2,6 +2,7 @@
 
 #include "harness/private_tmp.h"
 #include "judge/measure/gpu.h"
+#include "settings/settings.h"
 
 #include <unistd.h>
 
@@ -14,12 +15,8 @@ namespace hpcjudge {
 namespace fs = std::filesystem;
 
 std::string bubblewrap_path() {
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    std::string d;
-    while (std::getline(ss, d, ':'))
-      if (access((fs::path(d) / "bwrap").c_str(), X_OK) == 0) return (fs::path(d) / "bwrap").string();
-  }
+  for (const std::string& d : settings::path_folders())
+    if (access((fs::path(d) / "bwrap").c_str(), X_OK) == 0) return (fs::path(d) / "bwrap").string();
   return "";
 }
 
@@ -95,7 +92,7 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
   // private /tmp, whatever folder of its own the judge named outside.
   if (!opt.compiler)
     w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string(),
-                       "--setenv", "TMPDIR", "/tmp", "--setenv", kPrivateTmpVariable, "1"});
+                       "--setenv", settings::kTmpdir.name, "/tmp", "--setenv", settings::kPrivateTmp.name, "1"});
   // The answers and the tests are not the submission's to read, nor are cached
   // reference answers and scales, earlier reports, or what the judge names.
   for (const fs::path& h : outermost(hidden_from_runners(paths, opt.hidden))) {

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -26,6 +25,7 @@
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
 #include "judge/measure/wake_latency.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
@@ -57,53 +57,6 @@ constexpr auto kReplySpin = std::chrono::milliseconds(20);
 constexpr auto kDeviceWorkLimit = std::chrono::milliseconds(500);
 // Passes of Session::hold_device_work() while the family keeps starting processes.
 constexpr int kHoldPasses = 4;
-// HPCJUDGE_UNLOCK_WHILE_STOPPED=1: how long before a timed exchange's request its unlock is asked for, on a
-// thread of the judge's, while the family is still stopped (UnlockAhead).
-constexpr auto kUnlockLead = std::chrono::microseconds(200);
-
-// A timed exchange's unlock asked for while the runner's family is still stopped, where
-// HPCJUDGE_UNLOCK_WHILE_STOPPED is set: the driver's part of the unlock that does not need the process
-// running is then done before the request, outside the interval. Nothing of the family's runs before its
-// resume either way (a stopped process makes no CUDA call, and the lock waited for the work it had
-// submitted); the unlock needs the process running, so the call returns once the family is resumed
-// (tools/unlock_probe.cu measures both ways). Off by default: not yet measured on a GPU.
-class UnlockAhead {
- public:
-  explicit UnlockAhead(DeviceLock& lock)
-      : thread_([this, &lock] {
-          asked_.store(true, std::memory_order_release);
-          ok_ = lock.unlock(&why_);
-          at_ = Clock::now();
-          done_.store(true, std::memory_order_release);
-        }) {
-    while (!asked_.load(std::memory_order_acquire)) {
-    }
-    const auto until = Clock::now() + kUnlockLead;
-    while (Clock::now() < until) {
-    }
-  }
-  UnlockAhead(const UnlockAhead&) = delete;
-  UnlockAhead& operator=(const UnlockAhead&) = delete;
-  ~UnlockAhead() { thread_.join(); }  // after the interval: the thread has ended by then (wait())
-  // Spins until the driver's call has returned (the family must have been resumed): whether it unlocked every
-  // process (else `why`), and when it returned.
-  bool wait(std::string* why, Clock::time_point* at) {
-    while (!done_.load(std::memory_order_acquire)) {
-    }
-    *at = at_;
-    if (!ok_) *why = why_;
-    return ok_;
-  }
-
- private:
-  std::atomic<bool> asked_{false}, done_{false};
-  bool ok_ = false;
-  std::string why_;
-  Clock::time_point at_;
-  std::thread thread_;
-};
-
-bool unlock_while_stopped() { return std::getenv("HPCJUDGE_UNLOCK_WHILE_STOPPED") != nullptr; }
 
 // HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
 // from the judge's `sent`, its own moments (handed: the interval's start; resumed, unlocked, arrived: the
@@ -263,13 +216,6 @@ bool host_arena_problem(const Problem& p, const SessionOptions& opt) { return p.
 // (exchange()), or 1 GiB where it has none.
 size_t private_tmp_bytes_for(const SessionOptions& opt) { return opt.memory_limit > 0 ? opt.memory_limit : size_t{1} << 30; }
 
-// A runner whose buffers are on a device is confined as a CPU problem's is, and one under compute-sanitizer or
-// ncu with /tmp writable and signals unscoped (ConfineOptions::under_tool), unless these are set
-// (HPCJUDGE_NO_CONFINE_GPU, HPCJUDGE_NO_CONFINE_TOOLS): a way out should a driver or a tool need what Landlock
-// keeps from them. Measured on an H100 (2026-12-05): every GPU test passed confined (docs/design.md, "A runner's
-// files and signals").
-bool switched_off(const char* variable) { return std::getenv(variable) != nullptr; }
-
 // A call of solve() in a signature with a setup() keeps the workspace setup() wrote; every other call's is garbage.
 bool keeps_workspace(const Signature& sig, const CallOptions& opt) { return sig.has_setup() && !opt.setup; }
 
@@ -315,8 +261,7 @@ JudgeDevice::Spans outputs_and(const Signature& sig, const ArenaLayout& layout, 
 Session::Session(const Paths& paths, const Problem& problem, const SessionOptions& opt)
     : problem_(problem), opt_(opt), late_work_ns_(kLateWorkNs) {
   if (!opt_.images) own_images_ = std::make_unique<PinnedImages>(opt_.device);
-  spin_replies_ = problem.info().kind == Kind::GPU && !opt.emulate && !wake_aids_off();
-  unlock_while_stopped_ = unlock_while_stopped();
+  spin_replies_ = problem.info().kind == Kind::GPU && !opt.emulate;
   int fds[2];
   make_channel(fds);
   channel_ = fds[0];
@@ -363,10 +308,11 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   if (opt.judges_own && host_arena_problem(problem, opt)) sp.argv.push_back("--not-dumpable");
   // Its writes and signals confined (harness/confine.h): graded as the judge's own user without the sandbox, a
   // submission could otherwise rewrite the judge's cache (a cached baseline 1000 times slower lifts every later
-  // score) or stop the judge. On a device too, unless switched off (switched_off above).
-  if (host_arena_problem(problem, opt) || (!opt.under_tool && !switched_off("HPCJUDGE_NO_CONFINE_GPU")))
+  // score) or stop the judge. On a device too, and under compute-sanitizer or ncu with /tmp writable and signals
+  // unscoped (ConfineOptions::under_tool; docs/design.md, "A runner's files and signals").
+  if (host_arena_problem(problem, opt) || !opt.under_tool)
     sp.argv.push_back("--confine");
-  else if (opt.under_tool && !switched_off("HPCJUDGE_NO_CONFINE_TOOLS"))
+  else
     sp.argv.push_back("--confine-under-tool");
   // Its reads too: not what the sandbox would hide (hidden_from_runners: the cache, where the compiled fast
   // reference and the cached reference answers are; the answers, the tests, the seed file), nor the judge's other
@@ -386,13 +332,13 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
             {"OPENBLAS_NUM_THREADS", "1"},
             {"OMP_WAIT_POLICY", "passive"},
             {"OPENBLAS_THREAD_TIMEOUT", "4"}};
-  if (trace_) sp.env.push_back({"HPCJUDGE_TRACE", "1"});  // the runner adds its GPU mark
+  if (trace_) sp.env.push_back({settings::kTrace.name, "1"});  // the runner adds its GPU mark
   // The one folder a runner on the host arena may write files in (harness/confine.h): a folder of its own, not
   // /tmp, where the judge's cache may be (HPCJUDGE_CACHE); the runner's user's as root (where that fails, root's,
   // and the runner writes no file at all). Under bubblewrap, its private /tmp instead (sandbox_wrapper).
   runner_tmp_ = std::make_unique<TempDir>(std::filesystem::perms::owner_all);
   if (sp.uid != 0) chown(runner_tmp_->path.c_str(), sp.uid, sp.uid);
-  sp.env.push_back({"TMPDIR", runner_tmp_->path.string()});
+  sp.env.push_back({settings::kTmpdir.name, runner_tmp_->path.string()});
   // That folder and /dev/shm tmpfs mounts of its own, as large as its memory limit, gone with it
   // (harness/private_tmp.h): made by the judge's child as root, by the runner itself otherwise; under bubblewrap
   // the sandbox's own (sandbox_wrapper).
@@ -620,9 +566,6 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // (judge/grading/early_runners.h): no CPU kept awake, no spinning wait.
   const bool timed = measuring_ && (q.op == Op::Call || q.op == Op::Ping);
   const Clock::duration spin = timed && spin_replies_ ? kReplySpin : Clock::duration{};
-  // Its unlock asked for now, while the family is stopped, where HPCJUDGE_UNLOCK_WHILE_STOPPED says so.
-  std::optional<UnlockAhead> ahead;
-  if (timed && unlock_while_stopped_ && device_lock_ && device_lock_->held()) ahead.emplace(*device_lock_);
   // No CPU halted when the runner is resumed or the judge woken: the spinners run for their window, or until
   // the call's end.
   struct Awake {
@@ -645,17 +588,8 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   family_->resume();
   const auto resumed = Clock::now();
   // Its CUDA calls go on from here (the runner's first waits for this): inside the interval, as in the pings.
-  Clock::time_point unlocked;
-  if (ahead) {
-    std::string why;
-    if (!ahead->wait(&why, &unlocked)) {
-      ended(o, std::string("before ") + during + ", " + why, CallOutcome::Crashed);
-      return x;
-    }
-  } else {
-    if (!release_device_work(o, during)) return x;
-    unlocked = Clock::now();
-  }
+  if (!release_device_work(o, during)) return x;
+  const Clock::time_point unlocked = Clock::now();
   // The call ends when its reply is there to read, not once it is read and parsed (10-33 us of the judge's
   // own on the H200's host, 2026-12-04): at each message's arrival the judge takes the time, the CPU the
   // family has used and, on a GPU, its fence, and keeps them where the message is the reply.
@@ -830,8 +764,7 @@ void Session::setup_buffers(double timeout_s, CallOutcome& o) {
       if (x.reply && x.reply->ok) {
         buffers_note_ = "the judge's device buffers, shared with the runner";
         mapped_ = device_->size();
-        if (const std::string no = device_lock_off() ? "HPCJUDGE_NO_DEVICE_LOCK is set" : DeviceLock::unavailable();
-            !no.empty()) {
+        if (const std::string no = DeviceLock::unavailable(); !no.empty()) {
           device_work_note_ = "not held between calls: " + no;
         } else {
           device_lock_ = std::make_unique<DeviceLock>();

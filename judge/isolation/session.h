@@ -101,7 +101,7 @@ struct SessionOptions {
   bool judges_own = false;
   // The runner runs under a tool that writes files of its own from inside its process (compute-sanitizer, ncu:
   // `judge profile`): where its buffers are on a device, confined (harness/confine.h) as such a runner is, /tmp
-  // writable and signals unscoped, unless HPCJUDGE_NO_CONFINE_TOOLS=1 (Session's constructor says when each runner is).
+  // writable and signals unscoped (Session's constructor says when each runner is).
   bool under_tool = false;
   // What the runner may not read (judge/isolation/sandbox.h, hidden_from_runners), where it runs as the judge's
   // own user and is confined (harness/confine.h): graded without the sandbox, where the sandbox hides them
@@ -343,7 +343,6 @@ class Session {
   bool finished_ = false;
   bool trace_ = tracing();  // a line per call on stderr: where its interval goes
   bool spin_replies_ = false;  // a GPU problem on a device: timed replies awaited without sleeping
-  bool unlock_while_stopped_ = false;  // HPCJUDGE_UNLOCK_WHILE_STOPPED: a timed exchange's unlock asked for ahead
   bool wrapped_ = false;
   ExitStatus exit_;
   std::optional<Scheduling> started_as_;  // the runner's main thread as it started (slowed_from_outside())

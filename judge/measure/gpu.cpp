@@ -9,6 +9,7 @@
 #include "harness/text.h"
 #include "harness/untrusted_json.h"
 #include "judge/isolation/process.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
@@ -123,11 +124,7 @@ std::string compute_sanitizer_path() {
   std::vector<fs::path> dirs;
   if (const std::string nvcc = nvcc_path(); !nvcc.empty()) dirs.push_back(fs::path(nvcc).parent_path());
   if (!cuda_toolkit().top.empty()) dirs.push_back(cuda_toolkit().top / "bin");
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    std::string d;
-    while (std::getline(ss, d, ':')) dirs.push_back(d);
-  }
+  for (const std::string& d : settings::path_folders()) dirs.push_back(d);
   for (const auto& d : dirs)
     if (access((d / "compute-sanitizer").c_str(), X_OK) == 0) return (d / "compute-sanitizer").string();
   return "";

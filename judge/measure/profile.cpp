@@ -10,6 +10,7 @@
 
 #include "harness/profiler_range.h"
 #include "judge/measure/gpu.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
@@ -19,10 +20,7 @@ namespace {
 
 std::vector<fs::path> path_dirs() {
   std::vector<fs::path> dirs;
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    for (std::string d; std::getline(ss, d, ':');) dirs.push_back(d);
-  }
+  for (const std::string& d : settings::path_folders()) dirs.push_back(d);
   return dirs;
 }
 

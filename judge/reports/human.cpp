@@ -10,13 +10,14 @@
 #include "harness/text.h"
 #include "judge/grading/score.h"
 #include "judge/reports/text.h"
+#include "settings/settings.h"
 
 namespace hpcjudge {
 
 Style Style::detect(FILE* f) {
   Style s;
   s.tty = isatty(fileno(f));
-  s.color = s.tty && !std::getenv("NO_COLOR");
+  s.color = s.tty && !settings::Settings::at_start().is_set(settings::kNoColor);
   return s;
 }
 

@@ -126,6 +126,10 @@ nlohmann::json Report::to_json() const {
   if (!participant.empty()) j["participant"] = participant;
   if (!graded_at.empty()) j["graded_at"] = graded_at;
   if (!isolation.empty()) j["isolation"] = isolation;
+  if (!settings.empty()) {
+    j["settings"] = json::object();
+    for (const auto& [name, value] : settings) j["settings"][name] = value;
+  }
   return j;
 }
 

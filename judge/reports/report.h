@@ -3,6 +3,7 @@
 #include "harness/json.h"
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/timing.h"
@@ -136,6 +137,9 @@ struct Report {
   // In a batch: the participant and the time of grading; and, graded with
   // --unsafe-no-isolation, a sentence saying so. Left out of the JSON when empty.
   std::string participant, graded_at, isolation;
+  // The environment variables that may change a grade (settings/settings.h), as set at the judge's start where not
+  // their default: name and value ("secret" for the secret seed). The JSON's "settings" object, left out when empty.
+  std::vector<std::pair<std::string, std::string>> settings;
   nlohmann::json to_json() const;
 };
 

@@ -3,8 +3,7 @@
 #   - the second grade of the same file reports compile.cached, the same verdict, compile log and kernel
 #     table (emulated on a machine without a GPU; and a GPU problem compiled by nvcc with --no-emulate, where
 #     this machine has nvcc: its kernel table, read back from the kept ptxas output, is the compile's);
-#   - a file changed by one byte, or judged with HPCJUDGE_NO_COMPILE_CACHE=1, is compiled, and so is an emulated
-#     one once the emulator's headers have changed;
+#   - a file changed by one byte is compiled, and so is an emulated one once the emulator's headers have changed;
 #   - a file that does not compile is never kept: CE each time, compiled each time;
 #   - the 256 most recently used submissions' libraries are kept, the older ones pruned with their logs.
 # The judge runs on a copy of problems/ (HPCJUDGE_ROOT) with a cache of its own.
@@ -38,13 +37,11 @@ for case in "softmax-cpu softmax-cpu/AC/openmp.cpp cpp" "vector-add vector-add/A
   echo "// one byte more" >>"$work/a.$ext"
   judged "$slug-3" "$slug" "$work/a.$ext"
   [ "$(field "$work/$slug-3.json" "j['compile']['cached']")" = false ] || fail "$slug: a changed file taken from the cache"
-  judged "$slug-4" "$slug" "$work/a.$ext" HPCJUDGE_NO_COMPILE_CACHE=1
-  [ "$(field "$work/$slug-4.json" "j['compile']['cached']")" = false ] || fail "$slug: HPCJUDGE_NO_COMPILE_CACHE ignored"
 done
 
 # The emulator's headers, which an emulated compile takes in, are part of the key (the judge's version does not
 # cover them); where vector-add ran on the GPU above, its compile did not take them in.
-if [ "$(field "$work/vector-add-4.json" "j.get('emulated', False)")" = true ]; then
+if [ "$(field "$work/vector-add-3.json" "j.get('emulated', False)")" = true ]; then
   echo "// changed" >>"$work/emulate/include/hpcjudge_emulate.h"
   judged vector-add-5 vector-add "$work/a.cu"
   [ "$(field "$work/vector-add-5.json" "j['compile']['cached']")" = false ] ||

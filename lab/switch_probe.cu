@@ -2,7 +2,7 @@
 // does one kind of device work in its CUDA context and synchronises, then asks a child process (a runner, with
 // a context of its own) for a one-thread kernel, synchronised, and times the round trip on its clock. The kinds
 // are taken in turn, round after round, so that drift spreads over all of them alike.
-//   nvcc -O2 -arch=sm_90 -o switch_probe tools/switch_probe.cu && ./switch_probe [rounds]
+//   nvcc -O2 -arch=sm_90 -o switch_probe lab/switch_probe.cu && ./switch_probe [rounds]
 // Prints, per kind, the round trip's 10th percentile, median and 90th percentile in µs.
 #include <cuda_runtime.h>
 #include <sys/wait.h>

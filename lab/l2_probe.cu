@@ -6,7 +6,7 @@
 //   2. armed: the child's one-thread kernel round trip on the parent's clock after the parent's memset flush
 //      (the switch), and after memset, the child's own one-thread kernel (an untimed "arm"), then a host-copy
 //      flush.
-//   nvcc -O2 -arch=sm_90 -o l2_probe tools/l2_probe.cu && ./l2_probe [rounds]
+//   nvcc -O2 -arch=sm_90 -o l2_probe lab/l2_probe.cu && ./l2_probe [rounds]
 #include <cuda_runtime.h>
 #include <sys/wait.h>
 #include <time.h>

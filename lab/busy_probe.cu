@@ -10,7 +10,7 @@
 //      resume, unlock) over 3 x rounds cycles; whether a thread that launches in a loop is held while locked;
 //      last, on a second child, a lock of it stopped, and an unlock of it stopped (each bounded: the child is
 //      killed once a step has not returned after 3 s).
-//   nvcc -O2 -arch=sm_90 -o busy_probe tools/busy_probe.cu -lcuda && ./busy_probe [rounds] [nowaits]
+//   nvcc -O2 -arch=sm_90 -o busy_probe lab/busy_probe.cu -lcuda && ./busy_probe [rounds] [nowaits]
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <sys/mman.h>

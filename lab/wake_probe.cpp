@@ -4,7 +4,7 @@
 // the child's read after the write and the parent's reply after the child's write, in us, both on
 // CLOCK_MONOTONIC. The modes add SCHED_IDLE threads that spin while a round is in flight, on the child's CPU
 // or on every CPU but the parent's, as the judge's CpuSpinners do.
-//   g++ -O2 -pthread -o wake_probe tools/wake_probe.cpp && ./wake_probe   (tools/gpu-check.sh wake-probe)
+//   g++ -O2 -pthread -o wake_probe lab/wake_probe.cpp && ./wake_probe   (lab/lab.sh wake-probe)
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>

@@ -7,7 +7,7 @@
 //   every-cpu    CacheFlusher::Reach::EveryCpu: every allowed CPU reads its share of the buffer, on a thread
 //                pinned to it, each last-level cache instance's CPUs the whole buffer between them;
 //   cold         every CPU reads 1 GiB of other memory: about as cold as the data can be made.
-//   g++ -std=c++20 -O2 -pthread -I. -Iharness -o flush_probe tools/flush_probe.cpp harness/cpu_cache.cpp && ./flush_probe
+//   g++ -std=c++20 -O2 -pthread -I. -Iharness -o flush_probe lab/flush_probe.cpp harness/cpu_cache.cpp && ./flush_probe
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-// What the GPU probes of tools/ share (switch_probe.cu, l2_probe.cu, busy_probe.cu, unlock_probe.cu): a CUDA call
+// What the GPU probes of lab/ share (switch_probe.cu, l2_probe.cu, busy_probe.cu, unlock_probe.cu): a CUDA call
 // checked, a driver call's result by name, the monotonic clock in µs, and a sample's 10th percentile, median and
 // 90th percentile.
 #pragma once
