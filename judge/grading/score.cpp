@@ -123,6 +123,7 @@ Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOpt
   ref.bench = true;
   ref.score = false;
   ref.functional_tests = false;  // make test's (reference/<slug>/<file>); the timed outputs are checked
+  ref.folder.clear();  // the judge's own files, never a participant's: no participant's folder holds them
   // Only the references' timing loops' progress reaches the listener: their results are not the grade's.
   struct ProgressOnly : Listener {
     Listener& to;
