@@ -262,8 +262,11 @@ std::string md_cell(const std::string& s) {
   return out;
 }
 
-json leaderboard_model(const fs::path& results) {
-  // The batch's record: the problem list, what was not graded, the packs' checks.
+namespace {
+
+// The batch's record (RESULTS/batch.json): the problem list, what was not graded, the packs' checks; an empty
+// object where there is none or it cannot be read.
+json batch_record(const fs::path& results) {
   json batch = json::object();
   try {
     std::error_code ec;
@@ -271,40 +274,62 @@ json leaderboard_model(const fs::path& results) {
       batch = parse_untrusted_json(read_regular_file(results / kBatchFile, 16 << 20), 16 << 20);
   } catch (const FileRefused&) {
   }
-  if (!batch.is_object()) batch = json::object();
+  return batch.is_object() ? batch : json::object();
+}
+
+std::vector<std::string> class_problems(const json& batch) {
   std::vector<std::string> listed;
   if (batch.contains("problems") && batch["problems"].is_array())
     for (const json& p : batch["problems"])
       if (p.is_string()) listed.push_back(p.get<std::string>());
-  const json packs = batch.contains("packs") && batch["packs"].is_object() ? batch["packs"] : json::object();
+  return listed;
+}
 
-  std::map<std::string, json> reports_by_participant;  // name -> {slug: report}
+// Every participant's results, read from their folders: the reports of the listed problems (any, without a
+// list), each problem graded, and the machines they were graded on.
+struct Results {
+  std::map<std::string, json> by_participant;  // name -> {slug: result entry}
   std::set<std::string> slugs;
   Machines machines;
+};
+
+// One participant's folder: each readable report of a listed problem.
+void read_folder(const fs::path& dir, const std::vector<std::string>& listed, json& mine, Results& out) {
+  mine = json::object();
+  for (const auto& f : fs::directory_iterator(dir)) {
+    if (f.path().extension() != ".json" || !f.is_regular_file() || f.is_symlink()) continue;
+    const json report = tolerant::read_file(f.path(), 64 << 20);
+    if (!readable_report(report)) {  // edited by hand, or not a report at all: the next batch grades it again
+      std::fprintf(stderr, "warning: %s is not a report the judge can read; left out (judge batch grades it again)\n",
+                   terminal_safe(f.path().string()).c_str());
+      continue;
+    }
+    const std::string slug = report["problem"];
+    if (!listed.empty() && std::find(listed.begin(), listed.end(), slug) == listed.end()) continue;
+    mine[slug] = result_entry(report);
+    out.slugs.insert(slug);
+    out.machines.add(field(report, "machine"));
+  }
+}
+
+Results read_results(const fs::path& results, const std::vector<std::string>& listed) {
+  Results out;
   for (const auto& dir : fs::directory_iterator(results)) {
     if (!dir.is_directory() || dir.path().filename().string().front() == '.') continue;
     const std::string folder = dir.path().filename().string();
     if (folder == "slurm") continue;  // the judge's own; a participant of that name is in "slurm (participant)"
     const bool renamed = folder.ends_with(kRenamed);
-    json& mine = reports_by_participant[renamed ? folder.substr(0, folder.size() - std::strlen(kRenamed)) : folder];
-    mine = json::object();
-    for (const auto& f : fs::directory_iterator(dir.path())) {
-      if (f.path().extension() != ".json" || !f.is_regular_file() || f.is_symlink()) continue;
-      const json report = tolerant::read_file(f.path(), 64 << 20);
-      if (!readable_report(report)) {  // edited by hand, or not a report at all: the next batch grades it again
-        std::fprintf(stderr, "warning: %s is not a report the judge can read; left out (judge batch grades it again)\n",
-                     terminal_safe(f.path().string()).c_str());
-        continue;
-      }
-      const std::string slug = report["problem"];
-      if (!listed.empty() && std::find(listed.begin(), listed.end(), slug) == listed.end()) continue;
-      mine[slug] = result_entry(report);
-      slugs.insert(slug);
-      machines.add(field(report, "machine"));
-    }
+    json& mine = out.by_participant[renamed ? folder.substr(0, folder.size() - std::strlen(kRenamed)) : folder];
+    read_folder(dir.path(), listed, mine, out);
   }
+  return out;
+}
+
+// The leaderboard's columns: the class's problems, else every problem anyone was graded on; `max_total` their
+// points.
+json problem_columns(const std::vector<std::string>& listed, const std::set<std::string>& slugs, double& max_total) {
   json problems = json::array();
-  double max_total = 0;
+  max_total = 0;
   for (const auto& slug : listed.empty() ? std::vector<std::string>(slugs.begin(), slugs.end()) : listed) {
     const Problem* p = Registry::find(slug);
     const double max = p ? p->info().points.total() : 0;
@@ -314,12 +339,10 @@ json leaderboard_model(const fs::path& results) {
                         {"kind", p ? kind_name(p->info().kind) : "?"},
                         {"max", max}});
   }
-  std::vector<json> rows;
-  for (auto& [name, results_of] : reports_by_participant) {
-    const std::string note = packs.contains(name) && packs[name].is_string() ? packs[name].get<std::string>() : "";
-    rows.push_back(participant_row(name, results_of, max_total, note));
-  }
-  rank_rows(rows);
+  return problems;
+}
+
+json not_graded_list(const json& batch) {
   json not_graded = json::array();
   if (batch.contains("not_graded") && batch["not_graded"].is_array())
     for (const json& n : batch["not_graded"]) {
@@ -329,17 +352,41 @@ json leaderboard_model(const fs::path& results) {
       };
       not_graded.push_back({{"participant", text("participant")}, {"file", text("file")}, {"reason", text("reason")}});
     }
-  for (json& row : rows) {  // a participant whose files were all passed over: say so beside "no submission"
+  return not_graded;
+}
+
+// A participant whose files were all passed over: said beside "no submission".
+void say_why_no_submission(std::vector<json>& rows, const json& not_graded) {
+  for (json& row : rows) {
     if (row["unranked"] != "no submission") continue;
     const auto n = std::count_if(not_graded.begin(), not_graded.end(),
                                  [&](const json& g) { return g["participant"] == row["name"]; });
     if (n) row["unranked_why"] = std::to_string(n) + " file(s) not graded (listed under Not graded)";
   }
+}
+
+}  // namespace
+
+json leaderboard_model(const fs::path& results) {
+  const json batch = batch_record(results);
+  const std::vector<std::string> listed = class_problems(batch);
+  const json packs = batch.contains("packs") && batch["packs"].is_object() ? batch["packs"] : json::object();
+  Results read = read_results(results, listed);
+  double max_total = 0;
+  const json problems = problem_columns(listed, read.slugs, max_total);
+  std::vector<json> rows;
+  for (auto& [name, results_of] : read.by_participant) {
+    const std::string note = packs.contains(name) && packs[name].is_string() ? packs[name].get<std::string>() : "";
+    rows.push_back(participant_row(name, results_of, max_total, note));
+  }
+  rank_rows(rows);
+  const json not_graded = not_graded_list(batch);
+  say_why_no_submission(rows, not_graded);
   return {{"title", "hpcjudge leaderboard"},
           {"generated_at", utc_now()},
           {"problems", problems},
           {"problem_list", listed.empty() ? "the problems anyone was graded on" : "the class's problem list"},
-          {"machines", json(machines.described())},
+          {"machines", json(read.machines.described())},
           {"participants", rows},
           {"not_graded", not_graded}};
 }

@@ -406,62 +406,74 @@ std::string embedded_json(const json& model) {
   return out;
 }
 
-}  // namespace
+// ---- the page, part by part ---------------------------------------------------
 
-std::string leaderboard_html(const nlohmann::json& model) {
-  const std::string title = str(model, "title").empty() ? "hpcjudge leaderboard" : str(model, "title");
-  const std::string generated = str(model, "generated_at");
+struct BoardProblem {
+  std::string slug, title, kind;
+  std::optional<double> max;
+};
 
-  struct Problem {
-    std::string slug, title, kind;
-    std::optional<double> max;
-  };
-  std::vector<Problem> problems;
-  if (const json& ps = field(model, "problems"); ps.is_array())
-    for (const json& p : ps) problems.push_back({str(p, "slug"), str(p, "title"), str(p, "kind"), num(p, "max")});
-
+// The model's parts the page is made of, read tolerantly.
+struct Board {
+  std::string title, generated;
+  std::vector<BoardProblem> problems;
   std::vector<const json*> participants;
-  if (const json& ps = field(model, "participants"); ps.is_array())
-    for (const json& p : ps) participants.push_back(&p);
-
   std::vector<std::string> machines;
+  double max = 0;  // the sum of the problems' maximums
+};
+
+Board read_board(const json& model) {
+  Board b;
+  b.title = str(model, "title").empty() ? "hpcjudge leaderboard" : str(model, "title");
+  b.generated = str(model, "generated_at");
+  if (const json& ps = field(model, "problems"); ps.is_array())
+    for (const json& p : ps) b.problems.push_back({str(p, "slug"), str(p, "title"), str(p, "kind"), num(p, "max")});
+  if (const json& ps = field(model, "participants"); ps.is_array())
+    for (const json& p : ps) b.participants.push_back(&p);
   if (const json& ms = field(model, "machines"); ms.is_array())
     for (const json& m : ms)
-      if (m.is_string()) machines.push_back(m.get<std::string>());
+      if (m.is_string()) b.machines.push_back(m.get<std::string>());
+  for (const BoardProblem& p : b.problems) b.max += p.max.value_or(0);
+  return b;
+}
 
-  double board_max = 0;
-  for (const Problem& p : problems) board_max += p.max.value_or(0);
-
-  std::string h;
-  h.reserve(64 * 1024);
-  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+// <!DOCTYPE> to <body>: the policy that keeps the page off the network, the error counter, the style.
+std::string page_head(const Board& b) {
+  std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
        "style-src 'unsafe-inline'; img-src data:\">\n";
   h += "<script>" + std::string(kHeadScript) + "</script>\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   h += "<meta name=\"generator\" content=\"hpcjudge\">\n";
-  h += "<title>" + esc(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  h += "<title>" + esc(b.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  return h;
+}
 
-  // Header.
-  h += "<header>\n<h1>" + esc(title) + "</h1>\n<p class=\"meta\">";
-  if (!generated.empty())
-    h += "Generated <time datetime=\"" + esc(generated) + "\">" + esc(pretty_time(generated)) + "</time> \xC2\xB7 ";
-  h += std::to_string(participants.size()) + (participants.size() == 1 ? " participant" : " participants") +
-       " \xC2\xB7 " + std::to_string(problems.size()) + (problems.size() == 1 ? " problem" : " problems") + "</p>\n";
+// The title, when it was made, how many took part, and the machines it was graded on.
+std::string page_header(const Board& b) {
+  std::string h = "<header>\n<h1>" + esc(b.title) + "</h1>\n<p class=\"meta\">";
+  if (!b.generated.empty())
+    h += "Generated <time datetime=\"" + esc(b.generated) + "\">" + esc(pretty_time(b.generated)) + "</time> \xC2\xB7 ";
+  const size_t people = b.participants.size(), problems = b.problems.size();
+  h += std::to_string(people) + (people == 1 ? " participant" : " participants") + " \xC2\xB7 " +
+       std::to_string(problems) + (problems == 1 ? " problem" : " problems") + "</p>\n";
   h += "<div class=\"machines\">Graded on";
-  if (machines.empty()) {
+  if (b.machines.empty()) {
     h += ": <span class=\"missing\">unknown machine</span></div>\n";
-  } else if (machines.size() == 1) {
-    h += ": <span class=\"machine\">" + esc(machines[0]) + "</span></div>\n";
+  } else if (b.machines.size() == 1) {
+    h += ": <span class=\"machine\">" + esc(b.machines[0]) + "</span></div>\n";
   } else {
-    h += " " + std::to_string(machines.size()) + " machines:<ul>";
-    for (const std::string& m : machines) h += "<li class=\"machine\">" + esc(m) + "</li>";
+    h += " " + std::to_string(b.machines.size()) + " machines:<ul>";
+    for (const std::string& m : b.machines) h += "<li class=\"machine\">" + esc(m) + "</li>";
     h += "</ul></div>\n";
   }
   h += "</header>\n<main>\n";
+  return h;
+}
 
-  // The table.
-  h += "<div class=\"scroll\">\n<table id=\"leaderboard\" class=\"board\">\n<thead><tr>";
+// The table's opening and its header row: rank, participant, total, a column per problem, each a sort button.
+std::string table_head(const Board& b) {
+  std::string h = "<div class=\"scroll\">\n<table id=\"leaderboard\" class=\"board\">\n<thead><tr>";
   h += "<th class=\"num\" data-col=\"rank\" data-type=\"num\" data-first=\"asc\" aria-sort=\"ascending\">"
        "<button type=\"button\" title=\"Sort by rank\">#<span class=\"dir\" aria-hidden=\"true\">\xE2\x96\xB2"
        "</span></button></th>";
@@ -469,141 +481,172 @@ std::string leaderboard_html(const nlohmann::json& model) {
        "title=\"Sort by name\">Participant<span class=\"dir\" aria-hidden=\"true\"></span></button></th>";
   h += "<th class=\"num\" data-col=\"total\" data-type=\"num\" data-first=\"desc\"><button type=\"button\" "
        "title=\"Sort by total score\">Total<span class=\"dir\" aria-hidden=\"true\"></span><small>of " +
-       esc(fmt_points(board_max)) + "</small></button></th>";
-  for (const Problem& p : problems) {
+       esc(fmt_points(b.max)) + "</small></button></th>";
+  for (const BoardProblem& p : b.problems) {
     h += "<th data-col=\"" + esc(p.slug) + "\" data-type=\"num\" data-first=\"desc\" title=\"" +
          esc(p.title.empty() ? p.slug : p.title) + "\"><button type=\"button\">" + esc(p.slug) +
          "<span class=\"dir\" aria-hidden=\"true\"></span><small>" + esc(p.kind) +
          (p.kind.empty() ? "" : " \xC2\xB7 ") + "of " + esc(p.max ? fmt_points(*p.max) : "?") + "</small></button></th>";
   }
   h += "</tr></thead>\n<tbody>\n";
-  for (size_t i = 0; i < participants.size(); ++i) {
-    const json& p = *participants[i];
-    const auto total = num(p, "total");
-    const auto pmax = num(p, "max");
-    h += "<tr data-index=\"" + std::to_string(i) + "\">";
-    if (const std::string unranked = str(p, "unranked"); !unranked.empty()) {
-      // Not ranked: sorted after every rank (a judge error before no submission), whichever the model's order.
-      const double after = static_cast<double>(participants.size()) + (unranked == "judge error" ? 1 : 2);
-      h += "<td class=\"num rank unranked\" data-sort=\"" + fmt_exact(after) + "\">" + esc(unranked) + "</td>";
-    } else {
-      const double rank = num(p, "rank").value_or(static_cast<double>(i + 1));
-      h += "<td class=\"num rank\" data-sort=\"" + fmt_exact(rank) + "\">" + esc(fmt_points(rank)) + "</td>";
-    }
-    std::string note = str(p, "unranked_why");
-    if (const std::string pack = str(p, "note"); !pack.empty()) note += (note.empty() ? "" : "; ") + pack;
-    h += "<td class=\"participant\"><span class=\"lb-name\">" + esc(str(p, "name")) + "</span>" +
+  return h;
+}
+
+// The rank cell of the i-th participant: the rank, or why unranked (sorted after every rank, a judge error
+// before no submission, whichever the model's order).
+std::string rank_cell(const json& p, size_t i, size_t participants) {
+  if (const std::string unranked = str(p, "unranked"); !unranked.empty()) {
+    const double after = static_cast<double>(participants) + (unranked == "judge error" ? 1 : 2);
+    return "<td class=\"num rank unranked\" data-sort=\"" + fmt_exact(after) + "\">" + esc(unranked) + "</td>";
+  }
+  const double rank = num(p, "rank").value_or(static_cast<double>(i + 1));
+  return "<td class=\"num rank\" data-sort=\"" + fmt_exact(rank) + "\">" + esc(fmt_points(rank)) + "</td>";
+}
+
+// The participant's name, with why unranked and the pack's note beneath.
+std::string name_cell(const json& p) {
+  std::string note = str(p, "unranked_why");
+  if (const std::string pack = str(p, "note"); !pack.empty()) note += (note.empty() ? "" : "; ") + pack;
+  return "<td class=\"participant\"><span class=\"lb-name\">" + esc(str(p, "name")) + "</span>" +
          (note.empty() ? "" : "<small class=\"note\">" + esc(truncate_chars(note, 300)) + "</small>") + "</td>";
-    h += "<td class=\"num total\" data-sort=\"" + (total ? fmt_exact(*total) : "") + "\"><b>" +
+}
+
+std::string total_cell(const json& p, double board_max) {
+  const auto total = num(p, "total");
+  const auto pmax = num(p, "max");
+  return "<td class=\"num total\" data-sort=\"" + (total ? fmt_exact(*total) : "") + "\"><b>" +
          (total ? esc(fmt_points(*total)) : "\xE2\x80\x94") + "</b> <span class=\"of\">/ " +
          esc(fmt_points(pmax.value_or(board_max))) + "</span></td>";
-    const json& results = field(p, "results");
-    for (const Problem& pr : problems) {
-      const json& r = field(results, pr.slug.c_str());
-      if (!r.is_object()) {
-        h += "<td class=\"res missing\" data-sort=\"\" title=\"not submitted\">\xE2\x80\x94</td>";
-        continue;
-      }
-      const std::string verdict = str(r, "verdict");
-      if (judge_error(r)) {
-        h += "<td class=\"res je\" data-sort=\"\" title=\"" + esc("judge error (the judge's fault, not the "
-             "submission's): " + truncate_chars(str(r, "message"), 400)) + "\">" + verdict_badge(verdict) +
-             " judge error<small class=\"why\">" + esc(truncate_chars(str(r, "reason"), 120)) + "</small></td>";
-        continue;
-      }
-      const auto score = num(r, "score");
-      std::string tip = verdict;
-      if (score) {
-        tip += ' ';  // appended apart: `" " + std::string` sets off g++ 12's false -Wrestrict
-        tip += score_shown(r, *score) + " / " + fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
-      }
-      if (field(r, "noisy") == true) tip += "\nnoisy: " + str(r, "noise");
-      if (const std::string m = str(r, "message"); !m.empty()) tip += "\n" + truncate_chars(m, 400);
-      if (const std::string g = str(r, "graded_at"); !g.empty()) tip += "\ngraded " + pretty_time(g);
-      if (const std::string m = str(r, "machine"); !m.empty()) tip += "\non " + m;
-      const std::string why = str(r, "reason");
-      h += "<td class=\"res\" data-sort=\"" + (score ? fmt_exact(*score) : "") + "\" title=\"" + esc(tip) + "\">" +
-           verdict_badge(verdict) + " " + (score ? esc(score_shown(r, *score)) : "\xE2\x80\x94") + marks_html(r) +
-           (why.empty() ? "" : "<small class=\"why\">" + esc(truncate_chars(why, 120)) + "</small>") + "</td>";
-    }
-    h += "</tr>\n";
+}
+
+// A result's tooltip: verdict and score, noise, message, when and where it was graded.
+std::string result_tip(const json& r, const BoardProblem& pr) {
+  const auto score = num(r, "score");
+  std::string tip = str(r, "verdict");
+  if (score) {
+    tip += ' ';  // appended apart: `" " + std::string` sets off g++ 12's false -Wrestrict
+    tip += score_shown(r, *score) + " / " + fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
   }
-  h += "</tbody>\n</table>\n</div>\n";
+  if (field(r, "noisy") == true) tip += "\nnoisy: " + str(r, "noise");
+  if (const std::string m = str(r, "message"); !m.empty()) tip += "\n" + truncate_chars(m, 400);
+  if (const std::string g = str(r, "graded_at"); !g.empty()) tip += "\ngraded " + pretty_time(g);
+  if (const std::string m = str(r, "machine"); !m.empty()) tip += "\non " + m;
+  return tip;
+}
+
+// One participant's cell for one problem: not submitted, a judge error (no points), or verdict and score.
+std::string result_cell(const json& r, const BoardProblem& pr) {
+  if (!r.is_object()) return "<td class=\"res missing\" data-sort=\"\" title=\"not submitted\">\xE2\x80\x94</td>";
+  const std::string verdict = str(r, "verdict");
+  if (judge_error(r))
+    return "<td class=\"res je\" data-sort=\"\" title=\"" + esc("judge error (the judge's fault, not the "
+           "submission's): " + truncate_chars(str(r, "message"), 400)) + "\">" + verdict_badge(verdict) +
+           " judge error<small class=\"why\">" + esc(truncate_chars(str(r, "reason"), 120)) + "</small></td>";
+  const auto score = num(r, "score");
+  const std::string why = str(r, "reason");
+  return "<td class=\"res\" data-sort=\"" + (score ? fmt_exact(*score) : "") + "\" title=\"" + esc(result_tip(r, pr)) +
+         "\">" + verdict_badge(verdict) + " " + (score ? esc(score_shown(r, *score)) : "\xE2\x80\x94") + marks_html(r) +
+         (why.empty() ? "" : "<small class=\"why\">" + esc(truncate_chars(why, 120)) + "</small>") + "</td>";
+}
+
+std::string participant_row(const Board& b, size_t i) {
+  const json& p = *b.participants[i];
+  std::string h = "<tr data-index=\"" + std::to_string(i) + "\">";
+  h += rank_cell(p, i, b.participants.size());
+  h += name_cell(p);
+  h += total_cell(p, b.max);
+  const json& results = field(p, "results");
+  for (const BoardProblem& pr : b.problems) h += result_cell(field(results, pr.slug.c_str()), pr);
+  return h + "</tr>\n";
+}
+
+// The table's end, the hint on sorting, and the links to each problem's timings.
+std::string table_end(const Board& b) {
+  std::string h = "</tbody>\n</table>\n</div>\n";
   h += "<p class=\"hint\">Click a column header to sort; click again to reverse. Hover a result for its message.";
-  if (!problems.empty()) {
-    h += "</p>\n<nav class=\"problems\">Timings: ";
-    for (const Problem& p : problems) h += "<a href=\"#problem-" + esc(p.slug) + "\">" + esc(p.slug) + "</a>";
-    h += "</nav>\n";
-  } else {
+  if (b.problems.empty()) return h + "</p>\n";
+  h += "</p>\n<nav class=\"problems\">Timings: ";
+  for (const BoardProblem& p : b.problems) h += "<a href=\"#problem-" + esc(p.slug) + "\">" + esc(p.slug) + "</a>";
+  return h + "</nav>\n";
+}
+
+// One time axis for a problem's charts: every participant's medians and reference times fit on it.
+Axis problem_axis(const Board& b, const BoardProblem& pr) {
+  std::vector<double> values;
+  for (const json* pp : b.participants) {
+    for (const Case& c : cases_of(field(field(*pp, "results"), pr.slug.c_str())))
+      for (const auto& v : {c.median, c.baseline, c.fast})
+        if (v) values.push_back(*v);
+  }
+  Axis axis;
+  axis.fit(values);
+  return axis;
+}
+
+std::string problem_heading(const BoardProblem& pr) {
+  std::string h = "<section class=\"problem\" id=\"problem-" + esc(pr.slug) + "\">\n<h2>" +
+                  esc(pr.title.empty() ? pr.slug : pr.title) + " <small>" + esc(pr.slug);
+  if (!pr.kind.empty()) h += " \xC2\xB7 " + esc(pr.kind);
+  if (pr.max) h += " \xC2\xB7 " + esc(fmt_points(*pr.max)) + " points";
+  h += "</small></h2>\n";
+  h += "<p class=\"legend\">Median time per performance case, log scale, coloured by the case's share of the "
+       "performance points as the score takes it (its time against the references timed beside it):"
+       "<span class=\"sw sw-fast\"></span>all (at least the fast reference's speed)"
+       "<span class=\"sw sw-mid\"></span>part"
+       "<span class=\"sw sw-slow\"></span>none (the baseline's speed or slower)"
+       "<span class=\"sw sw-base\"></span>baseline<span class=\"sw sw-ref\"></span>fast reference</p>\n";
+  return h;
+}
+
+// A participant's entry in a problem's section: its chart, or a line saying why it has no timing.
+std::string problem_entry(const std::string& name, const json& r, const BoardProblem& pr, const Axis& axis) {
+  const std::string verdict = str(r, "verdict");
+  const auto score = num(r, "score");
+  const std::string score_text =
+      judge_error(r) ? "judge error: " + str(r, "reason")
+                     : (score ? score_shown(r, *score) : "\xE2\x80\x94") + " / " +
+                           fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
+  const std::vector<Case> cases = cases_of(r);
+  std::string h;
+  if (has_timing(cases)) {
+    h += "<div class=\"entry\">\n<h3><span class=\"who\">" + esc(name) + "</span> " + verdict_badge(verdict) + " " +
+         esc(score_text) + marks_html(r);
+    if (const std::string g = str(r, "graded_at"); !g.empty()) h += " <small>graded " + esc(pretty_time(g)) + "</small>";
+    return h + "</h3>\n" + chart_svg(name, cases, axis) + "</div>\n";
+  }
+  std::string reason = " \xE2\x80\x94 no timing";
+  if (judge_error(r)) reason = " \xE2\x80\x94 the judge failed, not the submission";
+  else if (field(r, "emulated") == true) reason += " (CPU emulation: correctness only)";
+  else if (verdict == "AC") reason += " (not benchmarked)";
+  h += "<p class=\"notiming\"><span class=\"who\">" + esc(name) + "</span> " + verdict_badge(verdict) + esc(reason) +
+       " \xC2\xB7 " + esc(score_text) + marks_html(r);
+  if (const std::string m = str(r, "message"); !m.empty())
+    h += "<span class=\"msg\">" + esc(truncate_chars(m, 600)) + "</span>";
+  return h + "</p>\n";
+}
+
+// A problem's section: each participant's chart or line, then who did not submit.
+std::string problem_section(const Board& b, const BoardProblem& pr) {
+  const Axis axis = problem_axis(b, pr);
+  std::string h = problem_heading(pr);
+  std::vector<std::string> absent;
+  for (const json* pp : b.participants) {
+    const std::string name = str(*pp, "name");
+    const json& r = field(field(*pp, "results"), pr.slug.c_str());
+    if (r.is_object()) h += problem_entry(name, r, pr, axis);
+    else absent.push_back(name);
+  }
+  if (!absent.empty()) {
+    h += "<p class=\"absent\">Not submitted: ";
+    for (size_t i = 0; i < absent.size(); ++i) h += (i ? ", " : "") + esc(absent[i]);
     h += "</p>\n";
   }
+  return h + "</section>\n";
+}
 
-  // A section per problem.
-  for (const Problem& pr : problems) {
-    std::vector<double> values;
-    for (const json* pp : participants) {
-      for (const Case& c : cases_of(field(field(*pp, "results"), pr.slug.c_str())))
-        for (const auto& v : {c.median, c.baseline, c.fast})
-          if (v) values.push_back(*v);
-    }
-    Axis axis;
-    axis.fit(values);
-
-    h += "<section class=\"problem\" id=\"problem-" + esc(pr.slug) + "\">\n<h2>" +
-         esc(pr.title.empty() ? pr.slug : pr.title) + " <small>" + esc(pr.slug);
-    if (!pr.kind.empty()) h += " \xC2\xB7 " + esc(pr.kind);
-    if (pr.max) h += " \xC2\xB7 " + esc(fmt_points(*pr.max)) + " points";
-    h += "</small></h2>\n";
-    h += "<p class=\"legend\">Median time per performance case, log scale, coloured by the case's share of the "
-         "performance points as the score takes it (its time against the references timed beside it):"
-         "<span class=\"sw sw-fast\"></span>all (at least the fast reference's speed)"
-         "<span class=\"sw sw-mid\"></span>part"
-         "<span class=\"sw sw-slow\"></span>none (the baseline's speed or slower)"
-         "<span class=\"sw sw-base\"></span>baseline<span class=\"sw sw-ref\"></span>fast reference</p>\n";
-    std::vector<std::string> absent;
-    for (const json* pp : participants) {
-      const json& p = *pp;
-      const std::string name = str(p, "name");
-      const json& r = field(field(p, "results"), pr.slug.c_str());
-      if (!r.is_object()) {
-        absent.push_back(name);
-        continue;
-      }
-      const std::string verdict = str(r, "verdict");
-      const auto score = num(r, "score");
-      const std::string score_text =
-          judge_error(r) ? "judge error: " + str(r, "reason")
-                         : (score ? score_shown(r, *score) : "\xE2\x80\x94") + " / " +
-                               fmt_points(num(r, "max").value_or(pr.max.value_or(0)));
-      const std::vector<Case> cases = cases_of(r);
-      if (has_timing(cases)) {
-        h += "<div class=\"entry\">\n<h3><span class=\"who\">" + esc(name) + "</span> " + verdict_badge(verdict) + " " +
-             esc(score_text) + marks_html(r);
-        if (const std::string g = str(r, "graded_at"); !g.empty())
-          h += " <small>graded " + esc(pretty_time(g)) + "</small>";
-        h += "</h3>\n" + chart_svg(name, cases, axis) + "</div>\n";
-      } else {
-        std::string reason = " \xE2\x80\x94 no timing";
-        if (judge_error(r)) reason = " \xE2\x80\x94 the judge failed, not the submission";
-        else if (field(r, "emulated") == true) reason += " (CPU emulation: correctness only)";
-        else if (verdict == "AC") reason += " (not benchmarked)";
-        h += "<p class=\"notiming\"><span class=\"who\">" + esc(name) + "</span> " + verdict_badge(verdict) +
-             esc(reason) + " \xC2\xB7 " + esc(score_text) + marks_html(r);
-        if (const std::string m = str(r, "message"); !m.empty())
-          h += "<span class=\"msg\">" + esc(truncate_chars(m, 600)) + "</span>";
-        h += "</p>\n";
-      }
-    }
-    if (!absent.empty()) {
-      h += "<p class=\"absent\">Not submitted: ";
-      for (size_t i = 0; i < absent.size(); ++i) h += (i ? ", " : "") + esc(absent[i]);
-      h += "</p>\n";
-    }
-    h += "</section>\n";
-  }
-
-  // What no one was graded on: files named after no problem, or after one not on the class's list.
-  h += "<section class=\"not-graded\" id=\"not-graded\">\n<h2>Not graded</h2>\n";
+// What no one was graded on: files named after no problem, or after one not on the class's list.
+std::string not_graded_section(const json& model) {
+  std::string h = "<section class=\"not-graded\" id=\"not-graded\">\n<h2>Not graded</h2>\n";
   const json& ng = field(model, "not_graded");
   if (!ng.is_array() || ng.empty()) {
     h += "<p class=\"absent\">Nothing: every file was graded.</p>\n";
@@ -616,13 +659,33 @@ std::string leaderboard_html(const nlohmann::json& model) {
     }
     h += "</tbody></table>\n";
   }
-  h += "</section>\n";
+  return h + "</section>\n";
+}
 
-  h += "</main>\n<footer>Made by hpcjudge. A problem's points need AC on every test; the rest of its score "
-       "compares the submission's times with the problem's baseline and fast reference solutions on the same "
-       "machine.</footer>\n";
+// The footer, the model embedded for scripts and tools, and the sorting script.
+std::string page_end(const json& model) {
+  std::string h = "</main>\n<footer>Made by hpcjudge. A problem's points need AC on every test; the rest of its score "
+                  "compares the submission's times with the problem's baseline and fast reference solutions on the "
+                  "same machine.</footer>\n";
   h += "<script type=\"application/json\" id=\"model\">" + embedded_json(model) + "</script>\n";
   h += "<script>" + std::string(kMainScript) + "</script>\n</body>\n</html>\n";
+  return h;
+}
+
+}  // namespace
+
+std::string leaderboard_html(const nlohmann::json& model) {
+  const Board b = read_board(model);
+  std::string h;
+  h.reserve(64 * 1024);
+  h += page_head(b);
+  h += page_header(b);
+  h += table_head(b);
+  for (size_t i = 0; i < b.participants.size(); ++i) h += participant_row(b, i);
+  h += table_end(b);
+  for (const BoardProblem& pr : b.problems) h += problem_section(b, pr);
+  h += not_graded_section(model);
+  h += page_end(model);
   return h;
 }
 

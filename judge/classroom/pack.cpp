@@ -143,16 +143,16 @@ FileReport report_of(const Paths& paths, const std::string& slug, const fs::path
   return out;
 }
 
-}  // namespace
+// What to pack: "slug" (the file its latest report names) or "slug=file".
+struct Item {
+  const Problem* problem;
+  fs::path file;  // named on the command line; empty: the report's
+};
 
-std::string make_pack(const Paths& paths, const PackOptions& opt) {
-  // What to pack: "slug" (the file its latest report names) or "slug=file".
-  struct Item {
-    const Problem* problem;
-    fs::path file;  // named on the command line; empty: the report's
-  };
+// The items named on the command line, each problem once.
+std::vector<Item> items_named(const std::vector<std::string>& args) {
   std::vector<Item> items;
-  for (const std::string& arg : opt.slugs) {
+  for (const std::string& arg : args) {
     const size_t eq = arg.find('=');
     const std::string slug = arg.substr(0, eq);
     const Problem* p = Registry::find(slug);
@@ -162,95 +162,113 @@ std::string make_pack(const Paths& paths, const PackOptions& opt) {
       if (i.problem == p) throw std::runtime_error("problem '" + slug + "' named twice");
     items.push_back({p, eq == std::string::npos ? fs::path() : fs::path(arg.substr(eq + 1))});
   }
-  if (items.empty()) {
-    for (const Problem* p : Registry::all())
-      if (fs::exists(paths.reports / (p->info().slug + ".json"))) items.push_back({p, {}});
-    if (items.empty())
-      throw std::runtime_error("nothing to pack: judge a problem first (./judge/judge SLUG [FILE]), or name the "
-                               "problems (SLUG or SLUG=FILE)");
-  }
+  return items;
+}
+
+// Without names, every problem judged here (it has a latest local report).
+std::vector<Item> items_judged(const Paths& paths) {
+  std::vector<Item> items;
+  for (const Problem* p : Registry::all())
+    if (fs::exists(paths.reports / (p->info().slug + ".json"))) items.push_back({p, {}});
+  if (items.empty())
+    throw std::runtime_error("nothing to pack: judge a problem first (./judge/judge SLUG [FILE]), or name the "
+                             "problems (SLUG or SLUG=FILE)");
+  return items;
+}
+
+// The participant's name, as the pack's folder: --name, else git's user.name, else $USER.
+std::string participant_name(const Paths& paths, const PackOptions& opt) {
   std::string name = opt.name.empty() ? default_name(paths) : opt.name;
   std::replace(name.begin(), name.end(), '/', '_');
   if (name.empty() || name == "." || name == "..") throw std::runtime_error("give your name with --name");
+  return name;
+}
 
-  // Everything is read and checked before anything is written: a refusal packs nothing.
-  struct Packed {
-    std::string slug, ext, bytes, sha, source, report_text, verdict;
-    bool starter = false;
-  };
-  std::vector<Packed> packed;
-  std::vector<std::string> warnings;
-  for (const Item& item : items) {
-    const std::string slug = item.problem->info().slug, ext = item.problem->info().source_ext;
-    const fs::path report_file = paths.reports / (slug + ".json");
-    json report;
-    std::error_code ec;
-    if (fs::exists(report_file, ec)) {
-      report = tolerant::read_file(report_file, 64 << 20);
-      if (!report.is_object()) report = json();
-    }
-    fs::path file = item.file;
-    if (file.empty() && report.is_object()) {
-      const std::string judged = report.value("source_path", json("")).is_string() ? report.value("source_path", "") : "";
-      if (judged.empty()) file = paths.problem_dir(slug) / ("solution." + ext);  // a report of an older judge
-      else file = judged;
-      if (!fs::exists(file, ec))
-        throw std::runtime_error("the file you last judged for " + slug + ", " + file.string() +
-                                 ", is gone: judge the file to hand in, or name it (" + slug + "=FILE)");
-    }
-    if (file.empty()) file = paths.problem_dir(slug) / ("solution." + ext);
-    if (file.extension() != "." + ext)
-      throw std::runtime_error(file.string() + ": " + slug + " takes a ." + ext + " file");
-    Packed k;
-    k.slug = slug, k.ext = ext;
-    try {
-      k.bytes = read_followed_file(file, kMaxSourceBytes);
-    } catch (const FileRefused& e) {
-      throw std::runtime_error(std::string(e.what()));
-    }
-    k.sha = sha256_hex(k.bytes);
-    k.source = fs::absolute(file).lexically_normal().string();
-    k.starter = is_untouched_starter(paths, slug, k.bytes);
-    const std::string shown = slug + "." + ext + " (" + k.source + ")";
-    if (k.starter)
-      warnings.push_back("warning: " + shown + " is the starter as it was given, untouched: nothing of yours to grade");
-    const FileReport found = report_of(paths, slug, file, k.source, k.sha);
-    report = found.report;
-    if (!report.is_object()) {
-      warnings.push_back(found.changed.empty()
-                             ? "warning: " + shown + " has never been judged here: packed without a report (judge it: "
-                               "./judge/judge " + slug + " " + k.source + ")"
-                             : "warning: " + found.changed.string() + " is the report of another version of " + k.source +
-                                   " (changed since it was judged): packed without it (judge it again: ./judge/judge " +
-                                   slug + " " + k.source + ")");
-    } else {
-      const json from = report.value("graded_from", json::object());
-      k.report_text = report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-      k.verdict = report.value("verdict", json("?")).is_string() ? report.value("verdict", "?") : "?";
-      const json score = report.value("score", json::object());
-      if (k.verdict == "SKIP")
-        warnings.push_back("warning: " + shown + " was judged SKIP (this machine cannot run it): it is packed, but "
-                           "no one has seen it run; judge it on a machine with an NVIDIA GPU if you can");
-      else if (k.verdict != "AC")
-        warnings.push_back("warning: " + shown + " was judged " + k.verdict + ": " +
-                           report.value("message", json("")).get<std::string>().substr(0, 200));
-      if (from.is_object() && !from.value("bench", true))
-        warnings.push_back("warning: " + shown + " was judged with --no-bench: its report has no timing");
-      k.verdict += " " + fixed1(score.is_object() ? score.value("total", 0.0) : 0.0);
-    }
-    packed.push_back(std::move(k));
+// The file to pack for an item: the one named, else the one its problem's latest report names, else the
+// problem's solution file.
+fs::path file_of(const Paths& paths, const Item& item, const std::string& slug, const std::string& ext) {
+  const fs::path report_file = paths.reports / (slug + ".json");
+  json report;
+  std::error_code ec;
+  if (fs::exists(report_file, ec)) {
+    report = tolerant::read_file(report_file, 64 << 20);
+    if (!report.is_object()) report = json();
   }
-  if (std::all_of(packed.begin(), packed.end(), [](const Packed& k) { return k.starter; }))
-    throw std::runtime_error("nothing to pack: every file is the untouched starter (edit and judge your solution, "
-                             "or name the file: SLUG=FILE)");
+  fs::path file = item.file;
+  if (file.empty() && report.is_object()) {
+    const std::string judged = report.value("source_path", json("")).is_string() ? report.value("source_path", "") : "";
+    if (judged.empty()) file = paths.problem_dir(slug) / ("solution." + ext);  // a report of an older judge
+    else file = judged;
+    if (!fs::exists(file, ec))
+      throw std::runtime_error("the file you last judged for " + slug + ", " + file.string() +
+                               ", is gone: judge the file to hand in, or name it (" + slug + "=FILE)");
+  }
+  if (file.empty()) file = paths.problem_dir(slug) / ("solution." + ext);
+  if (file.extension() != "." + ext) throw std::runtime_error(file.string() + ": " + slug + " takes a ." + ext + " file");
+  return file;
+}
 
-  char tmpl[] = "/tmp/hpcjudge-pack-XXXXXX";
-  if (!mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary folder");
-  const fs::path stage = fs::path(tmpl) / name;
+// A file as it goes into the pack, with its report where there is one of it as it is now.
+struct Packed {
+  std::string slug, ext, bytes, sha, source, report_text, verdict;
+  bool starter = false;
+};
+
+// The report packed with a file, and a warning for a file without one, SKIP, not AC or judged without timing.
+void add_report(Packed& k, const FileReport& found, const std::string& shown, std::vector<std::string>& warnings) {
+  const json& report = found.report;
+  if (!report.is_object()) {
+    warnings.push_back(found.changed.empty()
+                           ? "warning: " + shown + " has never been judged here: packed without a report (judge it: "
+                             "./judge/judge " + k.slug + " " + k.source + ")"
+                           : "warning: " + found.changed.string() + " is the report of another version of " + k.source +
+                                 " (changed since it was judged): packed without it (judge it again: ./judge/judge " +
+                                 k.slug + " " + k.source + ")");
+    return;
+  }
+  const json from = report.value("graded_from", json::object());
+  k.report_text = report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  k.verdict = report.value("verdict", json("?")).is_string() ? report.value("verdict", "?") : "?";
+  const json score = report.value("score", json::object());
+  if (k.verdict == "SKIP")
+    warnings.push_back("warning: " + shown + " was judged SKIP (this machine cannot run it): it is packed, but "
+                       "no one has seen it run; judge it on a machine with an NVIDIA GPU if you can");
+  else if (k.verdict != "AC")
+    warnings.push_back("warning: " + shown + " was judged " + k.verdict + ": " +
+                       report.value("message", json("")).get<std::string>().substr(0, 200));
+  if (from.is_object() && !from.value("bench", true))
+    warnings.push_back("warning: " + shown + " was judged with --no-bench: its report has no timing");
+  k.verdict += " " + fixed1(score.is_object() ? score.value("total", 0.0) : 0.0);
+}
+
+// An item read and checked (nothing is written before every item is).
+Packed read_item(const Paths& paths, const Item& item, std::vector<std::string>& warnings) {
+  const std::string slug = item.problem->info().slug, ext = item.problem->info().source_ext;
+  const fs::path file = file_of(paths, item, slug, ext);
+  Packed k;
+  k.slug = slug, k.ext = ext;
+  try {
+    k.bytes = read_followed_file(file, kMaxSourceBytes);
+  } catch (const FileRefused& e) {
+    throw std::runtime_error(std::string(e.what()));
+  }
+  k.sha = sha256_hex(k.bytes);
+  k.source = fs::absolute(file).lexically_normal().string();
+  k.starter = is_untouched_starter(paths, slug, k.bytes);
+  const std::string shown = slug + "." + ext + " (" + k.source + ")";
+  if (k.starter)
+    warnings.push_back("warning: " + shown + " is the starter as it was given, untouched: nothing of yours to grade");
+  add_report(k, report_of(paths, slug, file, k.source, k.sha), shown, warnings);
+  return k;
+}
+
+// The pack's folder, `stage`: each file named by slug, its report under reports/, and the manifest. Returns a
+// line per file.
+std::vector<std::string> stage_pack(const fs::path& stage, const std::string& name, const std::vector<Packed>& packed,
+                                    size_t& with_reports) {
   fs::create_directories(stage / "reports");
   json files = json::array();
   std::vector<std::string> lines;
-  size_t with_reports = 0;
   for (const Packed& k : packed) {
     const std::string dst = k.slug + "." + k.ext;
     write_file_atomically(stage / dst, k.bytes);
@@ -268,6 +286,25 @@ std::string make_pack(const Paths& paths, const PackOptions& opt) {
                          {"created_at", utc_now()},
                          {"files", files}};
   write_file_atomically(stage / "manifest.json", manifest.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  return lines;
+}
+
+}  // namespace
+
+std::string make_pack(const Paths& paths, const PackOptions& opt) {
+  const std::vector<Item> items = opt.slugs.empty() ? items_judged(paths) : items_named(opt.slugs);
+  const std::string name = participant_name(paths, opt);
+  // Everything is read and checked before anything is written: a refusal packs nothing.
+  std::vector<Packed> packed;
+  std::vector<std::string> warnings;
+  for (const Item& item : items) packed.push_back(read_item(paths, item, warnings));
+  if (std::all_of(packed.begin(), packed.end(), [](const Packed& k) { return k.starter; }))
+    throw std::runtime_error("nothing to pack: every file is the untouched starter (edit and judge your solution, "
+                             "or name the file: SLUG=FILE)");
+  char tmpl[] = "/tmp/hpcjudge-pack-XXXXXX";
+  if (!mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary folder");
+  size_t with_reports = 0;
+  const std::vector<std::string> lines = stage_pack(fs::path(tmpl) / name, name, packed, with_reports);
   const fs::path out = fs::absolute(opt.out);
   const RunResult tar = run_command({"tar", "-czf", out.string(), "-C", tmpl, "--", name}, 120);
   std::error_code ec;

@@ -106,122 +106,155 @@ std::string target_cell(const json& row) {
          (t["met"].is_null() ? ": not measured" : t["met"].get<bool>() ? ": met" : ": MISSED");
 }
 
-}  // namespace
-
-int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOptions& b) {
+// What one `judge bench` run gathers: the results' JSON, the machine its figures were taken on, and the
+// solutions not AC.
+struct BenchRun {
   json results = {{"schema_version", 1}, {"problems", json::array()}};
-  std::string machine_name, gpu_name;
   json machine;
+  std::string gpu_name;
   int failures = 0;
+};
+
+std::string utc_now_iso() {
   const std::time_t now = std::time(nullptr);
   char when[32];
   std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  results["date"] = when;
-  // This machine's peaks measured afresh (each kept only where higher than the
-  // cache's): make bench is the run that sets the machine's scale, so a peak
-  // first measured while the machine was busy does not stay too low.
-  json cpu_peaks;  // the CPU problems' % peak is of these (a GPU problem's of the GPU's, in machine.peaks)
-  {
-    MachineInfo here = probe_machine(base.threads);
-    std::printf("measuring this machine's peaks...\n");
-    std::fflush(stdout);
-    if (const auto cpu = machine_peaks(paths, here, Kind::CPU, base.device, true)) cpu_peaks = cpu->measured;
-    if (!nvcc_path().empty() && probe_gpu(paths, base.device).usable()) {
-      here.gpu = probe_gpu(paths, base.device).device;
-      machine_peaks(paths, here, Kind::GPU, base.device, true);
-    }
-  }
-  for (const Problem* p : Registry::all()) {
-    const std::string slug = p->info().slug;
-    if (!b.slugs.empty() && std::find(b.slugs.begin(), b.slugs.end(), slug) == b.slugs.end()) continue;
-    if (p->info().kind == Kind::GPU && (nvcc_path().empty() || !probe_gpu(paths, base.device).usable())) {
-      std::printf("%-18s skipped: no CUDA device here\n", slug.c_str());
-      continue;
-    }
-    json prob = {{"problem", slug}, {"kind", kind_name(p->info().kind)}, {"solutions", json::object()}};
-    std::map<std::string, Report> reports;
-    for (const std::string role : kRoles) {
-      const fs::path src = reference_solution(*p, paths, role);
-      if (!fs::exists(src)) continue;
-      std::printf("%-18s timing %s...\n", slug.c_str(), role.c_str());
-      std::fflush(stdout);
-      GradeOptions opt = base;
-      opt.bench = true;
-      opt.score = false;
-      opt.vendor = role == "vendor";
-      // The baseline and fast reference are AC tests of make test; a vendor anchor is tested nowhere else.
-      opt.functional_tests = opt.vendor;
-      opt.device_time = true;  // the judge's own references: their device time too (a GPU problem's)
-      Listener quiet;
-      Report r;
-      try {
-        r = grade(*p, src, opt, paths, quiet);
-      } catch (const std::exception& e) {  // the judge's own failure: the row says so, the table goes on
-        r.verdict = Verdict::JE;
-        r.message = std::string("internal error: ") + e.what();
-      }
-      if (r.verdict != Verdict::AC) {
-        ++failures;
-        std::printf("%-18s %s: %s %s\n", slug.c_str(), role.c_str(), verdict_name(r.verdict), r.message.c_str());
-      }
-      prob["solutions"][role] = {{"file", fs::relative(src, paths.root).string()},
-                                 {"verdict", verdict_name(r.verdict)},
-                                 {"message", r.message}};
-      if (machine.is_null() || (!r.machine.gpu.is_null() && machine.value("gpu", json()).is_null()))
-        machine = r.machine.to_json();
-      if (!r.machine.gpu.is_null()) gpu_name = r.machine.gpu.value("name", "");
-      // Each solution's medians as soon as they are measured: a run cut short still says what it timed.
-      for (const BenchResult& br : r.bench)
-        if (br.verdict == Verdict::AC)
-          std::printf("%-18s %-8s %-20s %10.3f ms  %zu runs\n", slug.c_str(), role.c_str(), br.name.c_str(),
-                      br.stats.median * 1e3, br.stats.runs);
-      std::fflush(stdout);
-      reports[role] = std::move(r);
-    }
-    // The scale of the score on this machine, timed in this run: cached for the judge.
-    if (reports.count("baseline") && reports.count("fast") && reports["baseline"].verdict == Verdict::AC &&
-        reports["fast"].verdict == Verdict::AC)
-      save_scale(*p, paths, reports["fast"].machine, reports["baseline"], reports["fast"]);
-    prob["cases"] = json::array();
-    for (const Case& c : p->benchmarks()) {
-      json row = {{"case", c.name}, {"sizes", c.size_string()}};
-      for (const auto& [role, r] : reports)
-        for (const BenchResult& br : r.bench)
-          if (br.name == c.name && br.verdict == Verdict::AC) {
-            row[role] = {{"median_s", br.stats.median},
-                         {"runs", br.stats.runs},
-                         {"rate", br.flops > 0 ? br.gflops() : br.gbps()},
-                         {"unit", br.flops > 0 ? "GFLOP/s" : "GB/s"},
-                         {"percent_of_peak", br.percent_of_peak ? json(*br.percent_of_peak) : json(nullptr)}};
-            if (br.device) {
-              row[role]["device_median_s"] = br.device->median;
-              row[role]["device_percent_of_peak"] =
-                  br.device_percent_of_peak ? json(*br.device_percent_of_peak) : json(nullptr);
-            }
-          }
-      if (!row.contains("fast")) continue;
-      const double fast = row["fast"]["median_s"];
-      // Against the anchor: the vendor's time where there is one, else the measured peak.
-      const std::string anchor = row.contains("vendor") ? "vendor" : "peak";
-      if (const json v = versus(row, anchor); v.is_number()) {
-        row["anchor"] = anchor;
-        row["fast_vs_anchor"] = v;
-      }
-      if (const json v = versus(row, anchor, true); v.is_number()) {
-        row["anchor"] = anchor;
-        row["fast_vs_anchor_on_device"] = v;
-      }
-      if (row.contains("baseline")) row["fast_speedup_over_baseline"] = row["baseline"]["median_s"].get<double>() / fast;
-      prob["cases"].push_back(row);
-    }
-    for (const BenchTarget& t : p->info().bench_targets) mark_target(t, reports, prob["cases"]);
-    results["problems"].push_back(prob);
-  }
-  if (!cpu_peaks.is_null()) machine["cpu_peaks"] = cpu_peaks;
-  results["machine"] = machine;
-  machine_name = !b.name.empty() ? b.name : slugify(!gpu_name.empty() ? gpu_name : machine.value("cpu_model", ""));
+  return when;
+}
 
-  // The table: one row per case.
+bool gpu_runs_here(const Paths& paths, int device) {
+  return !nvcc_path().empty() && probe_gpu(paths, device).usable();
+}
+
+// This machine's peaks measured afresh (each kept only where higher than the cache's): make bench is the run
+// that sets the machine's scale, so a peak first measured while the machine was busy does not stay too low.
+// Returns the CPU's (the CPU problems' % peak is of these; a GPU problem's of the GPU's, in machine.peaks).
+json measure_peaks(const Paths& paths, const GradeOptions& base) {
+  json cpu_peaks;
+  MachineInfo here = probe_machine(base.threads);
+  std::printf("measuring this machine's peaks...\n");
+  std::fflush(stdout);
+  if (const auto cpu = machine_peaks(paths, here, Kind::CPU, base.device, true)) cpu_peaks = cpu->measured;
+  if (gpu_runs_here(paths, base.device)) {
+    here.gpu = probe_gpu(paths, base.device).device;
+    machine_peaks(paths, here, Kind::GPU, base.device, true);
+  }
+  return cpu_peaks;
+}
+
+// One reference solution (a role: baseline, fast or vendor) graded and timed; a failure of the judge's own is
+// the row's JE, and the table goes on.
+Report time_solution(const Problem& p, const fs::path& src, const std::string& role, const GradeOptions& base,
+                     const Paths& paths) {
+  GradeOptions opt = base;
+  opt.bench = true;
+  opt.score = false;
+  opt.vendor = role == "vendor";
+  // The baseline and fast reference are AC tests of make test; a vendor anchor is tested nowhere else.
+  opt.functional_tests = opt.vendor;
+  opt.device_time = true;  // the judge's own references: their device time too (a GPU problem's)
+  Listener quiet;
+  Report r;
+  try {
+    r = grade(p, src, opt, paths, quiet);
+  } catch (const std::exception& e) {
+    r.verdict = Verdict::JE;
+    r.message = std::string("internal error: ") + e.what();
+  }
+  return r;
+}
+
+// Each solution's medians as soon as they are measured: a run cut short still says what it timed.
+void print_medians(const std::string& slug, const std::string& role, const Report& r) {
+  for (const BenchResult& br : r.bench)
+    if (br.verdict == Verdict::AC)
+      std::printf("%-18s %-8s %-20s %10.3f ms  %zu runs\n", slug.c_str(), role.c_str(), br.name.c_str(),
+                  br.stats.median * 1e3, br.stats.runs);
+  std::fflush(stdout);
+}
+
+// A problem's baseline, fast reference and vendor anchor, each that exists timed: their reports by role, and
+// each one's entry in prob["solutions"].
+std::map<std::string, Report> time_roles(const Problem& p, const Paths& paths, const GradeOptions& base, json& prob,
+                                         BenchRun& run) {
+  const std::string slug = p.info().slug;
+  std::map<std::string, Report> reports;
+  for (const std::string role : kRoles) {
+    const fs::path src = reference_solution(p, paths, role);
+    if (!fs::exists(src)) continue;
+    std::printf("%-18s timing %s...\n", slug.c_str(), role.c_str());
+    std::fflush(stdout);
+    Report r = time_solution(p, src, role, base, paths);
+    if (r.verdict != Verdict::AC) {
+      ++run.failures;
+      std::printf("%-18s %s: %s %s\n", slug.c_str(), role.c_str(), verdict_name(r.verdict), r.message.c_str());
+    }
+    prob["solutions"][role] = {{"file", fs::relative(src, paths.root).string()},
+                               {"verdict", verdict_name(r.verdict)},
+                               {"message", r.message}};
+    if (run.machine.is_null() || (!r.machine.gpu.is_null() && run.machine.value("gpu", json()).is_null()))
+      run.machine = r.machine.to_json();
+    if (!r.machine.gpu.is_null()) run.gpu_name = r.machine.gpu.value("name", "");
+    print_medians(slug, role, r);
+    reports[role] = std::move(r);
+  }
+  return reports;
+}
+
+// A role's figures on one case: median, runs, rate and % of peak, on the judge's clock and on the device.
+json role_figures(const BenchResult& br) {
+  json f = {{"median_s", br.stats.median},
+            {"runs", br.stats.runs},
+            {"rate", br.flops > 0 ? br.gflops() : br.gbps()},
+            {"unit", br.flops > 0 ? "GFLOP/s" : "GB/s"},
+            {"percent_of_peak", br.percent_of_peak ? json(*br.percent_of_peak) : json(nullptr)}};
+  if (br.device) {
+    f["device_median_s"] = br.device->median;
+    f["device_percent_of_peak"] = br.device_percent_of_peak ? json(*br.device_percent_of_peak) : json(nullptr);
+  }
+  return f;
+}
+
+// A case's row: each role's figures, and the fast reference against the anchor (the vendor's time where there
+// is one, else the measured peak) and the baseline. Null where the fast reference has no time on it.
+json case_row(const Case& c, const std::map<std::string, Report>& reports) {
+  json row = {{"case", c.name}, {"sizes", c.size_string()}};
+  for (const auto& [role, r] : reports)
+    for (const BenchResult& br : r.bench)
+      if (br.name == c.name && br.verdict == Verdict::AC) row[role] = role_figures(br);
+  if (!row.contains("fast")) return nullptr;
+  const double fast = row["fast"]["median_s"];
+  const std::string anchor = row.contains("vendor") ? "vendor" : "peak";
+  if (const json v = versus(row, anchor); v.is_number()) {
+    row["anchor"] = anchor;
+    row["fast_vs_anchor"] = v;
+  }
+  if (const json v = versus(row, anchor, true); v.is_number()) {
+    row["anchor"] = anchor;
+    row["fast_vs_anchor_on_device"] = v;
+  }
+  if (row.contains("baseline")) row["fast_speedup_over_baseline"] = row["baseline"]["median_s"].get<double>() / fast;
+  return row;
+}
+
+// One problem timed: its solutions, the score's scale cached for the judge (timed in this run), its cases' rows
+// and targets.
+json bench_problem(const Problem& p, const Paths& paths, const GradeOptions& base, BenchRun& run) {
+  json prob = {{"problem", p.info().slug}, {"kind", kind_name(p.info().kind)}, {"solutions", json::object()}};
+  std::map<std::string, Report> reports = time_roles(p, paths, base, prob, run);
+  if (reports.count("baseline") && reports.count("fast") && reports["baseline"].verdict == Verdict::AC &&
+      reports["fast"].verdict == Verdict::AC)
+    save_scale(p, paths, reports["fast"].machine, reports["baseline"], reports["fast"]);
+  prob["cases"] = json::array();
+  for (const Case& c : p.benchmarks())
+    if (json row = case_row(c, reports); !row.is_null()) prob["cases"].push_back(std::move(row));
+  for (const BenchTarget& t : p.info().bench_targets) mark_target(t, reports, prob["cases"]);
+  return prob;
+}
+
+// The Markdown file's title and what its columns mean.
+std::string markdown_intro(const std::string& machine_name, const std::string& when, const json& machine,
+                           const std::string& gpu_name) {
   std::string md = "# make bench: " + machine_name + "\n\n";
   md += std::string("Measured ") + when + " on " + machine.value("cpu_model", "") +
         (gpu_name.empty() ? "" : " with an " + gpu_name) + ". Times are medians in ms on the judge's clock (what a "
@@ -236,52 +269,120 @@ int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOpt
   md += "| problem | case | baseline | fast | vendor | fast on device | rate | % peak | % peak on device | vs anchor "
         "| target |\n";
   md += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  return md;
+}
+
+// A row's cells as the table shows them, in its columns' order.
+struct TableCells {
+  std::string problem, name, base, fast, vendor, dev, rate, peak, dev_peak, anchor, target;
+};
+
+TableCells table_cells(const json& prob, const json& row) {
+  const json none;
+  const json& f = row["fast"];
+  TableCells t;
+  t.problem = prob["problem"].get<std::string>();
+  t.name = row["case"].get<std::string>();
+  t.rate = num(f["rate"], "%.1f") + " " + f.value("unit", "");
+  t.anchor = "-";
+  if (row.contains("fast_vs_anchor")) {
+    t.anchor = num(row["fast_vs_anchor"], "%.2f");
+    if (row.contains("fast_vs_anchor_on_device")) t.anchor += " / " + num(row["fast_vs_anchor_on_device"], "%.2f");
+    t.anchor += " (" + row.value("anchor", "") + ")";
+  }
+  t.base = ms(row.contains("baseline") ? row["baseline"]["median_s"] : none);
+  t.fast = ms(f["median_s"]);
+  t.vendor = ms(row.contains("vendor") ? row["vendor"]["median_s"] : none);
+  t.dev = ms(f.contains("device_median_s") ? f["device_median_s"] : none);
+  t.peak = num(f["percent_of_peak"], "%.0f");
+  t.dev_peak = num(f.contains("device_percent_of_peak") ? f["device_percent_of_peak"] : none, "%.0f");
+  t.target = target_cell(row);
+  return t;
+}
+
+constexpr const char* kTableRow = "%-18s %-20s %10s %10s %10s %10s %12s %7s %7s %18s  %s\n";
+
+void print_table_row(const TableCells& t) {
+  std::printf(kTableRow, t.problem.c_str(), t.name.c_str(), t.base.c_str(), t.fast.c_str(), t.vendor.c_str(),
+              t.dev.c_str(), t.rate.c_str(), t.peak.c_str(), t.dev_peak.c_str(), t.anchor.c_str(), t.target.c_str());
+}
+
+std::string markdown_row(const TableCells& t) {
+  return "| " + t.problem + " | " + t.name + " | " + t.base + " | " + t.fast + " | " + t.vendor + " | " + t.dev +
+         " | " + t.rate + " | " + t.peak + " | " + t.dev_peak + " | " + t.anchor + " | " + t.target + " |\n";
+}
+
+struct TargetCount {
+  int met = 0, missed = 0, unmeasured = 0;
+  void add(const json& row) {
+    if (row.contains("target"))
+      ++(row["target"]["met"].is_null() ? unmeasured : row["target"]["met"].get<bool>() ? met : missed);
+  }
+  std::string line() const {
+    return "targets: " + std::to_string(met) + " met, " + std::to_string(missed) + " missed" +
+           (unmeasured ? ", " + std::to_string(unmeasured) + " not measured" : "");
+  }
+};
+
+// The table, one row per case, printed and in Markdown; the targets met and missed recorded in the results.
+std::string table(BenchRun& run, const std::string& machine_name, const std::string& when) {
+  std::string md = markdown_intro(machine_name, when, run.machine, run.gpu_name);
   std::printf("\n%-18s %-20s %10s %10s %10s %10s %12s %7s %7s %18s  %s\n", "problem", "case", "base ms", "fast ms",
               "vendor ms", "fast dev", "rate", "% peak", "% dev", "vs anchor", "target");
-  int met = 0, missed = 0, unmeasured = 0;
-  for (const json& prob : results["problems"])
+  TargetCount targets;
+  for (const json& prob : run.results["problems"])
     for (const json& row : prob["cases"]) {
-      const json none;
-      const json& f = row["fast"];
-      const std::string rate = num(f["rate"], "%.1f") + " " + f.value("unit", "");
-      std::string anchor = "-";
-      if (row.contains("fast_vs_anchor")) {
-        anchor = num(row["fast_vs_anchor"], "%.2f");
-        if (row.contains("fast_vs_anchor_on_device")) anchor += " / " + num(row["fast_vs_anchor_on_device"], "%.2f");
-        anchor += " (" + row.value("anchor", "") + ")";
-      }
-      const std::string base = ms(row.contains("baseline") ? row["baseline"]["median_s"] : none);
-      const std::string vend = ms(row.contains("vendor") ? row["vendor"]["median_s"] : none);
-      const std::string dev = ms(f.contains("device_median_s") ? f["device_median_s"] : none);
-      const std::string peak = num(f["percent_of_peak"], "%.0f");
-      const std::string dev_peak = num(f.contains("device_percent_of_peak") ? f["device_percent_of_peak"] : none, "%.0f");
-      const std::string target = target_cell(row);
-      if (row.contains("target"))
-        ++(row["target"]["met"].is_null() ? unmeasured : row["target"]["met"].get<bool>() ? met : missed);
-      std::printf("%-18s %-20s %10s %10s %10s %10s %12s %7s %7s %18s  %s\n", prob["problem"].get<std::string>().c_str(),
-                  row["case"].get<std::string>().c_str(), base.c_str(), ms(f["median_s"]).c_str(), vend.c_str(),
-                  dev.c_str(), rate.c_str(), peak.c_str(), dev_peak.c_str(), anchor.c_str(), target.c_str());
-      md += "| " + prob["problem"].get<std::string>() + " | " + row["case"].get<std::string>() + " | " + base + " | " +
-            ms(f["median_s"]) + " | " + vend + " | " + dev + " | " + rate + " | " + peak + " | " + dev_peak + " | " +
-            anchor + " | " + target + " |\n";
+      const TableCells cells = table_cells(prob, row);
+      targets.add(row);
+      print_table_row(cells);
+      md += markdown_row(cells);
     }
-  const std::string targets = "targets: " + std::to_string(met) + " met, " + std::to_string(missed) + " missed" +
-                              (unmeasured ? ", " + std::to_string(unmeasured) + " not measured" : "");
-  std::printf("\n%s\n", targets.c_str());
-  md += "\n" + targets + ".\n";
-  results["targets"] = {{"met", met}, {"missed", missed}, {"not_measured", unmeasured}};
-  if (machine.contains("peaks"))
-    md += "\nPeaks measured on this machine: " + machine["peaks"].dump() + "\n";
-  if (machine.contains("cpu_peaks"))
-    md += "\nCPU peaks measured on this machine: " + machine["cpu_peaks"].dump() + "\n";
+  std::printf("\n%s\n", targets.line().c_str());
+  md += "\n" + targets.line() + ".\n";
+  run.results["targets"] = {{"met", targets.met}, {"missed", targets.missed}, {"not_measured", targets.unmeasured}};
+  if (run.machine.contains("peaks")) md += "\nPeaks measured on this machine: " + run.machine["peaks"].dump() + "\n";
+  if (run.machine.contains("cpu_peaks"))
+    md += "\nCPU peaks measured on this machine: " + run.machine["cpu_peaks"].dump() + "\n";
+  return md;
+}
+
+void write_results(const BenchOptions& b, const std::string& machine_name, const json& results, const std::string& md) {
   std::error_code ec;
   fs::create_directories(b.out, ec);
   const fs::path base_name = fs::path(b.out) / machine_name;
   std::ofstream(base_name.string() + ".json") << results.dump(2) << "\n";
   std::ofstream(base_name.string() + ".md") << md;
   std::printf("\nwritten: %s.json and %s.md\n", base_name.c_str(), base_name.c_str());
-  if (failures > 0) std::printf("%d reference or anchor solution(s) not AC: see above\n", failures);
-  return failures > 0 ? 1 : 0;
+}
+
+bool chosen(const BenchOptions& b, const std::string& slug) {
+  return b.slugs.empty() || std::find(b.slugs.begin(), b.slugs.end(), slug) != b.slugs.end();
+}
+
+}  // namespace
+
+int run_bench_table(const Paths& paths, const GradeOptions& base, const BenchOptions& b) {
+  BenchRun run;
+  const std::string when = utc_now_iso();
+  run.results["date"] = when;
+  const json cpu_peaks = measure_peaks(paths, base);
+  for (const Problem* p : Registry::all()) {
+    const std::string slug = p->info().slug;
+    if (!chosen(b, slug)) continue;
+    if (p->info().kind == Kind::GPU && !gpu_runs_here(paths, base.device)) {
+      std::printf("%-18s skipped: no CUDA device here\n", slug.c_str());
+      continue;
+    }
+    run.results["problems"].push_back(bench_problem(*p, paths, base, run));
+  }
+  if (!cpu_peaks.is_null()) run.machine["cpu_peaks"] = cpu_peaks;
+  run.results["machine"] = run.machine;
+  const std::string machine_name =
+      !b.name.empty() ? b.name : slugify(!run.gpu_name.empty() ? run.gpu_name : run.machine.value("cpu_model", ""));
+  const std::string md = table(run, machine_name, when);
+  write_results(b, machine_name, run.results, md);
+  if (run.failures > 0) std::printf("%d reference or anchor solution(s) not AC: see above\n", run.failures);
+  return run.failures > 0 ? 1 : 0;
 }
 
 }  // namespace hpcjudge

@@ -151,88 +151,108 @@ void HumanPrinter::bench_done(const BenchResult& b) {
   std::fflush(stdout);
 }
 
-void HumanPrinter::finished(const Report& r) {
-  clear_progress();
-  if (!r.compiled) {
-    std::printf("%s\n", terminal_text(r.compile_log).c_str());
-  }
+namespace {
+
+// How one case's scale reads: the references' medians (" (beside)" where timed in this run), the submission's
+// time against them, the floor it was scored from.
+std::string case_scale(const BenchResult& b) {
+  const auto from = [](const std::string& f) { return f == "side by side" ? std::string(" (beside)") : std::string(); };
+  std::string line = b.name + " baseline " + format_seconds(*b.baseline_s) + from(b.baseline_from) + ", fast " +
+                     format_seconds(*b.fast_s) + from(b.fast_from) +
+                     (b.stats.median > 0 ? fmt(", yours %.2fx baseline", *b.baseline_s / b.stats.median) : "");
+  if (const auto* f = b.paired_with("fast"))
+    line += fmt(" and %.3fx the fast reference's time", std::exp(f->median_log)) + " [" +
+            fmt("%.3f", std::exp(f->ci.lo)) + ", " + fmt("%.3f", std::exp(f->ci.hi)) + "]";
+  if (b.scale_floor_s)
+    line += ", scored from " + format_seconds(*b.scale_floor_s) + " (" + fmt("%g", kMinScaleSpan) +
+            "x the fast reference's time: the baseline is within that of it)";
+  return line;
+}
+
+// The score's scale on this machine, case by case, where a case has one.
+void print_scale(const Report& r, const Style& style) {
   bool scaled = false;
   for (const auto& b : r.bench) scaled |= b.baseline_s.has_value();
-  if (scaled) {
-    std::string line = "scale on this machine (median): ";
-    const char* sep = "";
-    bool beside = false;
-    for (const auto& b : r.bench)
-      if (b.baseline_s && b.fast_s) {
-        const auto from = [](const std::string& f) { return f == "side by side" ? std::string(" (beside)") : std::string(); };
-        line += sep + b.name + " baseline " + format_seconds(*b.baseline_s) + from(b.baseline_from) + ", fast " +
-                format_seconds(*b.fast_s) + from(b.fast_from) +
-                (b.stats.median > 0 ? fmt(", yours %.2fx baseline", *b.baseline_s / b.stats.median) : "");
-        if (const auto* f = b.paired_with("fast"))
-          line += fmt(" and %.3fx the fast reference's time", std::exp(f->median_log)) + " [" +
-                  fmt("%.3f", std::exp(f->ci.lo)) + ", " + fmt("%.3f", std::exp(f->ci.hi)) + "]";
-        if (b.scale_floor_s)
-          line += ", scored from " + format_seconds(*b.scale_floor_s) + " (" + fmt("%g", kMinScaleSpan) +
-                  "x the fast reference's time: the baseline is within that of it)";
-        beside = beside || b.paired_with("fast");
-        sep = "; ";
-      }
-    std::printf("%s\n", line.c_str());
-    if (beside)
-      std::printf("%s\n", style_.dim("(beside): timed in this run, one call beside each of yours on the same inputs; "
-                                     "the rest cached from an earlier run on this machine")
-                              .c_str());
-  }
+  if (!scaled) return;
+  std::string line = "scale on this machine (median): ";
+  const char* sep = "";
+  bool beside = false;
+  for (const auto& b : r.bench)
+    if (b.baseline_s && b.fast_s) {
+      line += sep + case_scale(b);
+      beside = beside || b.paired_with("fast");
+      sep = "; ";
+    }
+  std::printf("%s\n", line.c_str());
+  if (beside)
+    std::printf("%s\n", style.dim("(beside): timed in this run, one call beside each of yours on the same inputs; "
+                                  "the rest cached from an earlier run on this machine")
+                            .c_str());
+}
+
+// What the figures above are of: the machine's peaks, the device memory solve() took, the submission's output,
+// the tests emulation left out, and timing whose device work was not held inside its calls.
+void print_context(const Report& r, const Style& style, size_t output_lines) {
   if (r.machine.peaks.is_object())
-    std::printf("%s\n", style_.dim("% peak: of this machine's measured " +
-                                    fmt("%.0f", r.machine.peaks.value("copy_gbps", 0.0)) + " GB/s copy bandwidth and " +
-                                    fmt("%.0f", r.machine.peaks.value("fma_gflops", 0.0)) +
-                                    " GFLOP/s FP32 FMA rate (GFLOP/s cases by FLOP, GB/s cases by traffic)")
+    std::printf("%s\n", style.dim("% peak: of this machine's measured " +
+                                  fmt("%.0f", r.machine.peaks.value("copy_gbps", 0.0)) + " GB/s copy bandwidth and " +
+                                  fmt("%.0f", r.machine.peaks.value("fma_gflops", 0.0)) +
+                                  " GFLOP/s FP32 FMA rate (GFLOP/s cases by FLOP, GB/s cases by traffic)")
                             .c_str());
   if (r.device_peak_bytes && *r.device_peak_bytes > 0)
-    std::printf("%s\n", style_.dim(fmt("device memory allocated inside solve(): peak %.1f MiB",
-                                        static_cast<double>(*r.device_peak_bytes) / (1 << 20)))
+    std::printf("%s\n", style.dim(fmt("device memory allocated inside solve(): peak %.1f MiB",
+                                      static_cast<double>(*r.device_peak_bytes) / (1 << 20)))
                             .c_str());
-  if (r.output_bytes > 0) std::printf("%s", submission_output(r, opt_.output_lines).c_str());
+  if (r.output_bytes > 0) std::printf("%s", submission_output(r, output_lines).c_str());
   if (r.emulated && !r.emulation_skipped.empty()) {
-    std::printf("%s\n", style_.dim("not run under CPU emulation (too large; judged on a GPU only):").c_str());
+    std::printf("%s\n", style.dim("not run under CPU emulation (too large; judged on a GPU only):").c_str());
     for (const auto& [name, why] : r.emulation_skipped)
-      std::printf("%s\n", style_.dim("  " + terminal_safe(name) + ": " + terminal_text(why)).c_str());
+      std::printf("%s\n", style.dim("  " + terminal_safe(name) + ": " + terminal_text(why)).c_str());
   }
   if (const auto d = r.timing.find("device_work");
       r.timing.is_object() && d != r.timing.end() && d->is_string() && !r.bench.empty() &&
       d->get<std::string>().starts_with("not held"))
     // A GPU submission timed while nothing kept its device work inside its calls (docs/design.md, "Device work
     // between calls"): its time may hold work done between them.
-    std::printf("%s\n", style_.paint(Verdict::SKIP, "timing not protected: device work " + d->get<std::string>() +
-                                                         "; work left running between calls would not be seen")
-                             .c_str());
-  if (const auto w = r.timing.find("wall_s"); r.timing.is_object() && w != r.timing.end()) {
-    // Where the grade's time went: the judge's own cost, phase by phase, and each performance case's.
-    const auto s = [](double v) { return format_seconds(v, TimeStyle::Short); };
-    std::string line = "judged in " + s(w->value("total", 0.0)) + ":";
-    const char* sep = " ";
-    for (const char* k : {"probe", "compile", "started_beside", "runner", "tests", "sanitizers", "performance_runner", "scale",
-                          "peaks_and_rivals", "performance", "runners_ended", "runners_exited", "memory_freed", "ended",
-                          "score"})
-      if (w->contains(k)) {
-        std::string name = k;
-        for (char& ch : name)
-          if (ch == '_') ch = ' ';
-        line += sep + name + " " + s((*w)[k].get<double>()), sep = ", ";
-      }
-    for (const auto& b : r.bench)
-      line += "; " + b.name + " " + s(b.wall.total) + " (lay-out " + s(b.wall.lay_out) + ", inputs " +
-              s(b.wall.inputs) + ", calls " + s(b.wall.calls) + ", checks " + s(b.wall.checks) + ")";
-    std::printf("%s\n", style_.dim(line).c_str());
-  }
-  std::printf("verdict %s", style_.paint(r.verdict, verdict_name(r.verdict)).c_str());
+    std::printf("%s\n", style.paint(Verdict::SKIP, "timing not protected: device work " + d->get<std::string>() +
+                                                       "; work left running between calls would not be seen")
+                            .c_str());
+}
+
+// Where the grade's time went: the judge's own cost, phase by phase, and each performance case's.
+void print_judge_time(const Report& r, const Style& style) {
+  const auto w = r.timing.find("wall_s");
+  if (!r.timing.is_object() || w == r.timing.end()) return;
+  const auto s = [](double v) { return format_seconds(v, TimeStyle::Short); };
+  std::string line = "judged in " + s(w->value("total", 0.0)) + ":";
+  const char* sep = " ";
+  for (const char* k : {"probe", "compile", "started_beside", "runner", "tests", "sanitizers", "performance_runner", "scale",
+                        "peaks_and_rivals", "performance", "runners_ended", "runners_exited", "memory_freed", "ended",
+                        "score"})
+    if (w->contains(k)) {
+      std::string name = k;
+      for (char& ch : name)
+        if (ch == '_') ch = ' ';
+      line += sep + name + " " + s((*w)[k].get<double>()), sep = ", ";
+    }
+  for (const auto& b : r.bench)
+    line += "; " + b.name + " " + s(b.wall.total) + " (lay-out " + s(b.wall.lay_out) + ", inputs " +
+            s(b.wall.inputs) + ", calls " + s(b.wall.calls) + ", checks " + s(b.wall.checks) + ")";
+  std::printf("%s\n", style.dim(line).c_str());
+}
+
+void print_verdict_and_score(const Report& r, const Style& style, double correctness_points) {
+  std::printf("verdict %s", style.paint(r.verdict, verdict_name(r.verdict)).c_str());
   if (r.emulated) std::printf(" (emulated: the CUDA code ran on the CPU)");
   const std::string pm = r.score.plus_minus() ? fmt(" ± %.1f", *r.score.plus_minus()) : std::string();
   std::printf("   score %.1f%s / %.0f (correctness %.0f + performance %.1f / %.0f%s)\n", r.score.total(), pm.c_str(),
-              r.score.max, r.score.correctness, r.score.performance, r.score.max - problem_.info().points.correctness,
+              r.score.max, r.score.correctness, r.score.performance, r.score.max - correctness_points,
               r.score.bonus > 0 ? fmt(", %.1f of it a bonus for beating the fast reference", r.score.bonus).c_str() : "");
-  // Wrong answers were each shown above, as they happened: here only how many.
+}
+
+// Under the verdict: how many tests were wrong (each was shown above, as it happened), else the message; the
+// score's note and its noise.
+void print_why(const Report& r, const Style& style, bool verbose) {
   size_t wrong = 0;
   const TestResult* first_wrong = nullptr;
   for (const TestResult& t : r.tests) {
@@ -242,13 +262,27 @@ void HumanPrinter::finished(const Report& r) {
   }
   if (r.verdict == Verdict::WA && first_wrong)
     std::printf("  %zu of %s wrong (the first: %s)%s\n", wrong, counted(r.tests.size(), "test").c_str(),
-                first_wrong->name.c_str(), opt_.verbose ? "" : "; --verbose (or --json) lists the mismatches in full");
+                first_wrong->name.c_str(), verbose ? "" : "; --verbose (or --json) lists the mismatches in full");
   else if (!r.message.empty())
     std::printf("  %s\n", terminal_text(r.message).c_str());
-  if (!r.score.note.empty()) std::printf("  %s\n", style_.dim(r.score.note).c_str());
+  if (!r.score.note.empty()) std::printf("  %s\n", style.dim(r.score.note).c_str());
   if (!r.score.noise.empty())
     std::printf("  the score is uncertain by more than %.0f points (%s); judge again on a quiet machine\n", kNoisyPoints,
                 r.score.noise.c_str());
+}
+
+}  // namespace
+
+void HumanPrinter::finished(const Report& r) {
+  clear_progress();
+  if (!r.compiled) {
+    std::printf("%s\n", terminal_text(r.compile_log).c_str());
+  }
+  print_scale(r, style_);
+  print_context(r, style_, opt_.output_lines);
+  print_judge_time(r, style_);
+  print_verdict_and_score(r, style_, problem_.info().points.correctness);
+  print_why(r, style_, opt_.verbose);
   std::fflush(stdout);
 }
 

@@ -243,4 +243,10 @@ std::string markup_escape(std::string_view s) {
   return out;
 }
 
+std::string joined(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
 }  // namespace hpcjudge

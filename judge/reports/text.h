@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hpcjudge {
 
@@ -51,5 +52,8 @@ std::string utc_now();
 // One short line for a table cell: the first non-empty line of s, at most n code
 // points (clean UTF-8, "…" when cut).
 std::string one_line(std::string_view s, size_t n = 120);
+
+// The strings with `sep` between them: joined({"a", "b"}, ", ") is "a, b".
+std::string joined(const std::vector<std::string>& v, const std::string& sep);
 
 }  // namespace hpcjudge
