@@ -256,7 +256,7 @@ if [ "$phase" = unlock ]; then
 fi
 if [ "$phase" = wake-probe ]; then
   # How long a stopped process takes to read a request once continued, with and without spinning threads on
-  # the CPUs (docs/design.md, "What it costs"; judge/measure/wake_latency.h's CpuSpinners).
+  # the CPUs (docs/design.md, "What it costs"; judge/timing/wake_latency.h's CpuSpinners).
   g++ -O2 -pthread -o "$out/wake_probe" tools/wake_probe.cpp && "$out/wake_probe" | tee "$out/wake-probe.txt"
 fi
 if [ "$phase" = flush-probe ]; then

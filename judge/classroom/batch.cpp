@@ -18,7 +18,7 @@
 #include "judge/classroom/leaderboard.h"
 #include "judge/files.h"
 #include "judge/grading/grade.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/isolation/process.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"

@@ -21,16 +21,18 @@
 #include "judge/grading/early_runners.h"
 #include "judge/files.h"
 #include "judge/measure/gpu.h"
-#include "judge/measure/wake_latency.h"
+#include "judge/timing/wake_latency.h"
 #include "harness/timing.h"
+#include "judge/timing/budget.h"
+#include "judge/timing/loop.h"
 #include "harness/verify.h"
 #include "judge/grading/reference_cache.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/isolation/scheduling.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/grading/inputs_ahead.h"
 #include "judge/grading/laid_case.h"
-#include "judge/grading/rivals.h"
+#include "judge/timing/rivals.h"
 #include "judge/grading/sanitizer_output.h"
 #include "judge/isolation/session.h"
 #include "judge/reports/human.h"
@@ -653,7 +655,7 @@ Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, con
   const bool runnable = !gpu || emulate || (device && device->usable());
   // The runners' options, and what keeps a GPU problem's calls timed with the CPUs awake, the round trips
   // measured below included: their wake-up latency held at 0, and each spinning while a timed call is in
-  // flight (judge/measure/wake_latency.h).
+  // flight (judge/timing/wake_latency.h).
   std::vector<std::string> wrapper = opt.runner_prefix;
   if (opt.sandbox)
     for (auto& a : sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = gpu, .hidden = opt.hidden,

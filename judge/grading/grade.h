@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harness/problem.h"
-#include "harness/timing.h"
+#include "judge/timing/loop.h"
 #include "judge/paths.h"
 #include "judge/reports/report.h"
 
@@ -39,7 +39,7 @@ struct GradeOptions {
   // only the performance cases run, every one of whose outputs is checked all the same.
   bool functional_tests = true;
   // The fast reference (and a quick baseline) timed beside the submission in the
-  // same run (judge/grading/rivals.h); off: the cached scale alone (--no-side-by-side).
+  // same run (judge/timing/rivals.h); off: the cached scale alone (--no-side-by-side).
   bool side_by_side = true;
   int threads = 0;    // OpenMP threads; 0 = every core
   int device = 0;     // the CUDA device

@@ -15,7 +15,7 @@
 
 #include "harness/arena.h"
 #include "harness/problem.h"
-#include "judge/grading/verdict.h"
+#include "judge/verdicts/verdict.h"
 #include "judge/isolation/session.h"
 
 namespace hpcjudge {

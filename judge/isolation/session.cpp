@@ -25,7 +25,7 @@
 #include "judge/isolation/runner_files.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
-#include "judge/measure/wake_latency.h"
+#include "judge/timing/wake_latency.h"
 
 namespace hpcjudge {
 

@@ -77,7 +77,7 @@ struct SessionOptions {
   // pinning the read-back took 0.3-0.5 s a GiB on the H200 (the first load of each case's rivals), for one copy.
   bool pin_read_back = true;
   // GPU on a device: CPUs kept spinning from just before a timed call's (or ping's) request, for their window
-  // or until the call's end (judge/measure/wake_latency.h); none where null. Shared by the grade's sessions,
+  // or until the call's end (judge/timing/wake_latency.h); none where null. Shared by the grade's sessions,
   // the rivals' included.
   CpuSpinners* keep_awake = nullptr;
   // CPU: the buffer that evicts the caches before a timed call (harness/cpu_cache.h), shared by the grade's
@@ -93,7 +93,7 @@ struct SessionOptions {
   // runner where the performance cases have a runner of their own makes none; nor does a rival's, whose calls
   // take the submission's round trip and late-work allowance (Session::late_work_as).
   bool timed_calls = true;
-  // The judge's own reference (a rival beside the submission: judge/grading/rivals.h). Its runner makes itself not
+  // The judge's own reference (a rival beside the submission: judge/timing/rivals.h). Its runner makes itself not
   // dumpable where its buffers are in the host arena (a CPU problem, CPU emulation), so that no other process of
   // the judge's user reads or writes its memory (/proc/PID/mem, ptrace) or opens its files (/proc/PID/fd): graded
   // as an ordinary user without the sandbox, a submission read the fast reference's outputs of the same run that

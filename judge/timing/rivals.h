@@ -22,7 +22,7 @@
 #include "judge/files.h"
 #include "judge/grading/grade.h"
 #include "judge/grading/laid_case.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/isolation/session.h"
 
 namespace hpcjudge {

@@ -1,4 +1,4 @@
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 
 #include <algorithm>
 #include <cmath>
@@ -221,7 +221,7 @@ std::string machine_noise(const Report& r) {
     char buf[120];
     std::snprintf(buf, sizeof buf, "load average %.2f on %d cores", one, r.machine.cores);
     why = buf;
-    // The judge's own spinners count in it while they spin (judge/measure/wake_latency.h).
+    // The judge's own spinners count in it while they spin (judge/timing/wake_latency.h).
     if (r.timing.is_object() && r.timing.value("cpus_spinning_in_calls", 0) > 0) {
       std::snprintf(buf, sizeof buf, ", with the judge's %d spinning threads in it for %.2f s of calls",
                     r.timing.value("cpus_spinning_in_calls", 0), r.timing.value("cpus_spinning_s", 0.0));

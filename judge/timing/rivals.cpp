@@ -1,4 +1,4 @@
-#include "judge/grading/rivals.h"
+#include "judge/timing/rivals.h"
 
 #include <algorithm>
 #include <cstdlib>
