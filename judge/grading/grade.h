@@ -23,9 +23,6 @@ inline constexpr std::string_view kNewInputs = " (new inputs)";
 // this machine has no usable GPU (or no nvcc), On always, Off never (SKIP there).
 enum class Emulation { Auto, On, Off };
 
-// Under emulation the per-call and all-tests limits are this many times the problem's.
-inline constexpr double kEmulatedTimeScale = 4;
-
 // Whether this judge was built with the CUDA emulator (x86-64).
 bool emulator_built();
 

@@ -26,6 +26,7 @@
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
 #include "judge/timing/wake_latency.h"
+#include "judge/verdicts/memory_limit.h"
 
 namespace hpcjudge {
 
@@ -38,15 +39,6 @@ namespace {
 constexpr size_t kForkBomb = 16;
 // How long the family may take to stop after a reply; longer is RE (a process that will not stop).
 constexpr auto kStopLimit = std::chrono::seconds(2);
-// The round trip: warm-up exchanges, then the measured ones.
-constexpr int kRoundTripWarmup = 5, kRoundTripSamples = 41, kColdSamples = 21;
-// CPU the runner's processes may use between sending a reply and being stopped, beyond what the runner's
-// own return to waiting took in its pings before the submission was loaded, before the judge's clock runs
-// on to the stop; and the most that the two together may come to. On the H200's host (2026-12-04) the pings
-// took 30-60 us of it (90th percentile 45-160 us), a GPU call 80-130 us: against a flat 100 us, 13-23 of a
-// runner's 39 timed calls in an spmv grade were timed to the stop (0.5-1 ms more each), where the fast
-// reference judged against itself then scored 112.0 +- 22.5.
-constexpr uint64_t kLateWorkNs = 100'000, kLateWorkCapNs = 300'000;
 // How long the judge polls for a timed GPU call's reply without sleeping before it blocks.
 constexpr auto kReplySpin = std::chrono::milliseconds(20);
 // How long the device work of a runner's processes may take to end once they are out of a call, before the
@@ -679,10 +671,9 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
         o.message = "the runner could not start here (" + st.describe() + " during " + during + ")";
         if (const std::string cause = first_line(child_->output()); !cause.empty()) o.message += ": " + cause;
       }
-      if (!st.exited && st.signal == SIGXFSZ && opt_.memory_limit > 0) {
+      if (auto over = file_past_limit(!st.exited, st.signal, opt_.memory_limit, during)) {
         o.status = CallOutcome::OutOfMemory;
-        o.message = std::string("grew a file (a memfd or shared memory) past the memory limit of ") +
-                    std::to_string(opt_.memory_limit) + " bytes during " + during;
+        o.message = *over;
       }
       return x;
     }
@@ -710,7 +701,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   const uint64_t cpu_stopped = family_->known() == before ? family_->cpu_ns() : UINT64_MAX;
   x.stopped = Clock::now();
   x.cpu_after_ns = cpu_stopped == UINT64_MAX ? UINT64_MAX : cpu_stopped - cpu_got;
-  x.late_work = x.cpu_after_ns > late_work_ns_;
+  x.late_work = worked_late(x.cpu_after_ns, late_work_ns_);
   if (x.late_work && device_) {
     device_->fence();
     x.stopped = Clock::now();
@@ -729,7 +720,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
                 cpu_stopped == UINT64_MAX ? -1.0 : static_cast<double>(cpu_stopped - cpu_got) / 1e3, *x.reply);
   const Reply& r = *x.reply;
   if (!r.ok) {
-    o.status = r.memory_limit ? CallOutcome::OutOfMemory : CallOutcome::Error;
+    o.status = failed_reply_status(r.memory_limit);
     o.message = r.error.empty() ? std::string(during) + " failed" : r.error;
     if (r.fatal) {  // the runner ends itself: let it
       family_->resume();
@@ -755,15 +746,7 @@ std::string Session::over_memory_limit(const char* during) const {
   const size_t files = private_tmp_bytes(family, {runner_tmp_->path.string(), "/tmp", "/dev/shm"}, &mounts) +
                        folder_bytes(runner_tmp_->path.string());
   const size_t held = files + (problem_.info().kind == Kind::CPU ? family_memory_bytes(family, mounts) : 0);
-  if (held <= opt_.memory_limit) return "";
-  char buf[400];
-  std::snprintf(buf, sizeof buf,
-                "its processes held %.2f GiB of host memory together after %s (resident memory and shared-memory "
-                "files, in %zu processes, with %.2f GiB of files in its TMPDIR, /tmp and /dev/shm), past the memory "
-                "limit of %.2f GiB",
-                static_cast<double>(held) / (1 << 30), during, family.size(), static_cast<double>(files) / (1 << 30),
-                static_cast<double>(opt_.memory_limit) / (1 << 30));
-  return buf;
+  return family_past_limit(held, files, family.size(), opt_.memory_limit, during).value_or("");
 }
 
 bool Session::simple(Request q, double timeout_s, const char* during, CallOutcome& o) {
@@ -857,17 +840,7 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
     if (!x.reply || !x.reply->ok) return {};
     if (i >= kRoundTripWarmup) samples.push_back(seconds_between(x.start, x.end)), after.push_back(x.cpu_after_ns);
   }
-  std::sort(samples.begin(), samples.end());
-  std::sort(after.begin(), after.end());
-  // The sample at rank q of n sorted ones (the lower of two where q falls between).
-  const auto at = [](const auto& sorted, double q) {
-    return sorted[static_cast<size_t>(q * static_cast<double>(sorted.size() - 1))];
-  };
-  return {.median_s = at(samples, 0.5),
-          .subtracted_s = at(samples, 0.1),
-          .noise_s = at(samples, 0.75) - at(samples, 0.25),
-          .samples = samples.size(),
-          .after_cpu_ns = at(after, 0.9)};
+  return round_trip_of(std::move(samples), std::move(after));
 }
 
 void Session::flush_caches() {
@@ -899,10 +872,7 @@ CallOutcome Session::ready(double timeout_s) {
     cold_trip_ = measure_round_trip(true, timeout_s, o);
     if (o.status != CallOutcome::Ok) return o;
   }
-  // Measured before any of the submission's code ran, so it cannot be raised by it; capped (UINT64_MAX, a ping
-  // that started a process, included) before the sum, which then cannot wrap.
-  late_work_ns_ = kLateWorkNs + std::min(kLateWorkCapNs - kLateWorkNs,
-                                         std::max(warm_trip_.after_cpu_ns, cold_trip_.after_cpu_ns));
+  late_work_ns_ = late_work_allowance_ns(warm_trip_, cold_trip_);  // before any of the submission's code ran
   Request load;
   load.op = Op::Load;
   load.library = opt_.library.string();
@@ -1081,9 +1051,10 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   const Exchange x = exchange(q, opt.timeout_s, opt.setup ? "setup()" : "solve()", o);
   quiet.reset();
   if (!x.reply) return o;
-  o.interval_s = seconds_between(x.start, x.end);
-  o.seconds = std::max(0.0, o.interval_s - round_trip(opt.flush).subtracted_s);
-  o.replied_s = std::max(0.0, seconds_between(x.start, x.replied) - round_trip(opt.flush).subtracted_s);
+  const CallTimes t = call_times(x.start, x.replied, x.end, round_trip(opt.flush).subtracted_s);
+  o.interval_s = t.interval_s;
+  o.seconds = t.seconds;
+  o.replied_s = t.replied_s;
   o.reported_seconds = x.reply->seconds;
   if (q.device_time) o.device_seconds = x.reply->device_seconds;
   o.cpu_seconds = x.reply->cpu_seconds;

@@ -24,6 +24,8 @@
 #include "harness/problem.h"
 #include "harness/protocol.h"
 #include "harness/timing.h"
+#include "judge/isolation/call_outcome.h"
+#include "judge/timing/interval.h"
 #include "judge/isolation/background.h"
 #include "judge/isolation/device_buffers.h"
 #include "judge/isolation/device_lock.h"
@@ -37,32 +39,6 @@
 namespace hpcjudge {
 
 class CpuSpinners;
-
-struct CallOutcome {
-  enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory } status = Ok;
-  double seconds = 0;           // the call on the judge's clock, the round trip subtracted
-  double interval_s = 0;        // the judge's whole interval for the call: sent to reply, nothing subtracted
-  // The judge's interval up to the reply alone (before a GPU call's fence, or the stop that ends a call whose
-  // processes worked on past the reply), the round trip subtracted: what the runner's own figure is
-  // cross-checked against (a pool of OpenMP threads going back to sleep moves the call's end to the stop:
-  // 0.3 ms of a 0.3 ms call with 16 threads on the H200's host).
-  double replied_s = 0;
-  double reported_seconds = 0;  // what the runner said it took: only cross-checked
-  // CallOptions::device_time on a device: the call's device time by events of the runner's context, as the
-  // runner reports it (protocol::Reply::device_seconds): `judge bench`'s figure for the judge's own references.
-  std::optional<double> device_seconds;
-  // A runner marking its calls for `judge profile`: its CPU time over solve() (every thread) and solve()'s wall
-  // time, and its threads' time waiting for a CPU, by its own clocks (protocol::Reply::cpu_seconds): the
-  // profile's "CPUs busy" only.
-  std::optional<double> cpu_seconds, body_seconds, ready_seconds;
-  int64_t ret = 0;              // solve()'s return value, for problems whose solve returns one
-  std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
-  std::optional<size_t> device_held_bytes;  // CPU emulation: what it left allocated after the call
-  std::string message;
-  // The runner ended before the submission's library was asked for (no code of the submission's had run in it):
-  // the set-up's fault (a wrapper that could not start, a path it could not reach), the judge's verdict JE.
-  bool judge_fault = false;
-};
 
 struct SessionOptions {
   std::filesystem::path library;   // the compiled submission
@@ -139,19 +115,6 @@ struct CallOptions {
   // call; and held again right after the call's read-back, so that no work of its runs beside another side's
   // call (docs/design.md, "Device work between calls"). CallOptions::loaded is then ignored.
   const JudgeDevice* stage = nullptr;
-};
-
-// The channel's round trip on one runner, measured before its submission was loaded.
-struct RoundTrip {
-  double median_s = 0;
-  // What a call's interval has subtracted: the 10th percentile, so that a busy
-  // moment while it was measured can never take more than the round trip off a call.
-  double subtracted_s = 0;
-  double noise_s = 0;  // the spread of the samples: the interquartile range
-  size_t samples = 0;
-  // CPU the runner's processes used from a ping's reply to their stop (going back to waiting, and the stop
-  // itself), in 9 of 10 pings: the runner's own, which a call's late-work allowance adds to (Session::exchange).
-  uint64_t after_cpu_ns = 0;
 };
 
 class Session;

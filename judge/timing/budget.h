@@ -45,4 +45,20 @@ inline std::vector<size_t> heaviest_first(const std::vector<size_t>& bytes) {
   return order;
 }
 
+// One performance case's loop within a grade: the problem's policy, its budget shared with the cases still to
+// time on a GPU grade (`gpu`: shared_case_budget, after `looped_s` of loops, `cases_left` cases this one included,
+// `grade_s` of the grade's wall time), and side by side (`rivals` > 0) enough runs for the ratios too, within a
+// stretch of the case's own budget, in whole cycles of the calls' order (`cycle`: call_order_cycle()).
+inline TimingPolicy case_policy(TimingPolicy policy, bool gpu, size_t rivals, size_t cycle, double looped_s,
+                                int cases_left, double grade_s) {
+  const double own_budget_s = policy.budget_s;
+  if (gpu) policy.budget_s = shared_case_budget(policy.budget_s, looped_s, cases_left, grade_s);
+  if (rivals > 0) {
+    policy.min_runs = std::max(policy.min_runs, kSideBySideMinRuns);
+    policy.hard_budget_s = kSideBySideHardBudget * own_budget_s;
+    policy.cycle = static_cast<int>(cycle);
+  }
+  return policy;
+}
+
 }  // namespace hpcjudge
