@@ -35,7 +35,6 @@
 #include "judge/timing/rivals.h"
 #include "judge/grading/sanitizer_output.h"
 #include "judge/isolation/session.h"
-#include "judge/reports/human.h"
 #include "judge/reports/text.h"
 #include "judge/sha256.h"
 #include "judge/verdicts/forgery.h"
@@ -610,7 +609,7 @@ void Grader::score() {
   if (!opt_.score) return;
   GradeOptions scored = opt_;
   if (t_.emulate) scored.bench = false;
-  score_report(p_, paths_, scored, r_, listener_);
+  score_report(p_, scored, r_, [&] { return load_or_measure_scale(p_, paths_, scored, r_.machine, listener_); });
   if (t_.emulate && r_.verdict == Verdict::AC)
     r_.score.note = "CPU emulation: correctness points only; the performance score needs a GPU (emulated code is "
                     "not timed: its speed says nothing of the GPU's)";
@@ -641,6 +640,39 @@ GradedFrom graded_from(const Problem& p, const std::string& source_sha256, const
 Report grade(const Problem& p, const fs::path& src, const GradeOptions& opt, const Paths& paths,
              Listener& listener) {
   return Grader(p, src, opt, paths, listener).run();
+}
+
+Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
+                            Listener& listener) {
+  std::string busy;
+  if (auto cached = cached_scale_in_use(p, paths, m, &busy)) return *cached;
+  if (!busy.empty()) listener.note(busy);
+  GradeOptions ref = opt;
+  ref.bench = true;
+  ref.score = false;
+  ref.functional_tests = false;  // make test's (reference/<slug>/<file>); the timed outputs are checked
+  // Only the references' timing loops' progress reaches the listener: their results are not the grade's.
+  struct ProgressOnly : Listener {
+    Listener& to;
+    explicit ProgressOnly(Listener& l) : to(l) {}
+    void bench_progress(const Case& c, const TimingLoop::Progress& pr) override { to.bench_progress(c, pr); }
+  } progress(listener);
+  if (busy.empty())
+    listener.note("the first grade of " + p.info().slug + " on this machine is slower: timing this machine's scale "
+                  "once (the baseline and the fast reference solutions, which the score compares your times with); "
+                  "later grades reuse it");
+  Report rep[2];
+  const char* roles[2] = {"baseline", "fast"};
+  for (int k = 0; k < 2; ++k) {
+    const fs::path src = reference_solution(p, paths, roles[k]);
+    if (!fs::exists(src)) return {{}, "no " + src.string()};
+    listener.note(std::string("timing the ") + roles[k] + " reference solution on this machine (once; cached)");
+    rep[k] = grade(p, src, ref, paths, progress);
+    if (rep[k].verdict != Verdict::AC)
+      return {{}, std::string("the ") + roles[k] + " reference solution got " + verdict_name(rep[k].verdict) + ": " +
+                      rep[k].message};
+  }
+  return save_scale(p, paths, m, rep[0], rep[1]);
 }
 
 bool emulator_built() {

@@ -140,7 +140,7 @@ class Session {
   CallOutcome start(double timeout_s);
   // start()'s first step: the runner's process up and its buffers set up (on a GPU, its CUDA context made and
   // the judge's device buffers mapped), no code of the submission's loaded: what may run beside other work of
-  // the judge's (the submission's compile, other runners' launches: judge/grading/early_runners.h), as it
+  // the judge's (the submission's compile, other runners' launches), as it
   // measures nothing and holds none of the grade's shared aids (SessionOptions::keep_awake).
   CallOutcome launch(double timeout_s);
   // start()'s second step, once the machine is as quiet as for the calls: the round trips measured (what each
@@ -243,6 +243,21 @@ class Session {
   // One request and its reply, the family resumed only in between. A failure
   // (crash, timeout, a family that would not stop) is written into `o`.
   Exchange exchange(protocol::Request q, double timeout_s, const char* during, CallOutcome& o, int pass_fd = -1);
+  // An exchange's moments on the judge's clock (HPCJUDGE_TRACE names them), and the family at the reply.
+  struct Moments {
+    Clock::time_point handed, resumed, unlocked, arrived, fenced, parsed;
+    uint64_t cpu_ns = 0;     // CPU the family had used when the reply arrived
+    std::vector<pid_t> known;  // the family's processes then
+  };
+  // exchange()'s steps: the reply awaited (`channel` -1: the request could not be sent, only the runner's end is awaited), the family
+  // stopped and the interval's end taken; a time limit, the runner's end, a reply that says it failed.
+  std::optional<protocol::Reply> await_reply(uint64_t seq, int channel, Clock::time_point deadline,
+                                             Clock::duration spin, double timeout_s, const char* during,
+                                             CallOutcome& o, Moments& m);
+  bool stop_after_reply(Exchange& x, const Moments& m, bool call, const char* during, CallOutcome& o);
+  void timed_out(double timeout_s, const char* during, CallOutcome& o);
+  void runner_gone(const char* during, CallOutcome& o);
+  void failed_reply(const protocol::Reply& r, const char* during, CallOutcome& o);
   bool simple(protocol::Request q, double timeout_s, const char* during, CallOutcome& o);
   // Why the family, stopped after a call, is past its memory limit (its processes and the files it wrote), or "".
   std::string over_memory_limit(const char* during) const;
@@ -264,6 +279,8 @@ class Session {
   template <class Copy>
   void each_arena_part(size_t copied, size_t from, size_t to, Copy copy) const;
   void ended(CallOutcome& o, const std::string& why, CallOutcome::Status status);
+  // A host arena's shared-memory file (its own, or the common one) whose size the submission changed: why, or "".
+  std::string resized_arena() const;
   // Before the judge writes a call's buffers on the device (or pings): every CUDA process of the family locked
   // once the device work it submitted has ended (within kDeviceWorkLimit), then the family stopped again. False
   // (`o` says why, naming `before`: RE) where some work did not end; the family is killed then.

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "harness/problem.h"
-#include "judge/grading/grade.h"
+#include "judge/grading/grade_options.h"
+#include "judge/paths.h"
 #include "judge/isolation/scheduling.h"
 #include "judge/isolation/session.h"
 #include "judge/timing/peaks_in_use.h"

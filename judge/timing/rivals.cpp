@@ -8,7 +8,7 @@
 #include "harness/bytes.h"
 #include "judge/grading/compile.h"
 #include "judge/isolation/sandbox.h"
-#include "judge/reports/human.h"
+#include "judge/reports/text.h"
 
 namespace hpcjudge {
 
