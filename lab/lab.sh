@@ -56,7 +56,7 @@ case $phase in
     ;;
   wake-probe)
     # How long a stopped process takes to read a request once continued, with and without spinning threads on
-    # the CPUs (judge/measure/wake_latency.h's CpuSpinners).
+    # the CPUs (judge/timing/wake_latency.h's CpuSpinners).
     g++ -O2 -pthread -o "$out/wake_probe" lab/wake_probe.cpp && "$out/wake_probe" | tee "$out/wake-probe.txt"
     ;;
   flush-probe)

@@ -10,7 +10,7 @@
 // Printed per way (p10 / median / p90 in us from t0, rounds in turn): the unlock's return, the child's read, its
 // synchronise's return, the reply; and for `before`, how many unlocks returned before t0 (before the child ran)
 // and whether the child ever read a request before t0. A thread spinning at SCHED_IDLE on each CPU keeps the
-// CPUs awake, as the judge's spinners do in a timed call (judge/measure/wake_latency.h).
+// CPUs awake, as the judge's spinners do in a timed call (judge/timing/wake_latency.h).
 //   nvcc -O2 -arch=sm_90 -o unlock_probe lab/unlock_probe.cu -lcuda && ./unlock_probe [rounds] [lead_us]
 #include <cuda.h>
 #include <cuda_runtime.h>

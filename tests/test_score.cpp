@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "judge/measure/calibration.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/reports/human.h"
 
 using namespace hpcjudge;

@@ -6,7 +6,9 @@
 #include <thread>
 
 #include "harness/timing.h"
-#include "judge/grading/rivals.h"
+#include "judge/timing/budget.h"
+#include "judge/timing/loop.h"
+#include "judge/timing/rivals.h"
 
 using namespace hpcjudge;
 using Catch::Approx;

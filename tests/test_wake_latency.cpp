@@ -1,4 +1,4 @@
-// The judge's hold on the CPUs' wake-up latency (judge/measure/wake_latency.h):
+// The judge's hold on the CPUs' wake-up latency (judge/timing/wake_latency.h):
 // while held, the kernel's PM QoS target is 0 us; released, it is what it was.
 // The spinners: one per CPU, SCHED_IDLE, spinning while held and asleep otherwise.
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "judge/measure/wake_latency.h"
+#include "judge/timing/wake_latency.h"
 
 using namespace hpcjudge;
 

@@ -12,7 +12,7 @@
 
 #include "harness/problem.h"
 #include "judge/classroom/leaderboard_html.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/reports/tolerant_json.h"
 #include "judge/files.h"
 #include "judge/reports/report.h"
@@ -95,7 +95,7 @@ std::optional<double> paired_log(const json& c, const char* role) {
 }
 
 // A case's share of the performance points: the report's own (bench[].share, as the score took it,
-// judge/grading/score.h), else, for a report of a judge that wrote none, the score's own computation
+// judge/timing/score.h), else, for a report of a judge that wrote none, the score's own computation
 // (performance_estimate) over the case's fields: its ratios to the rivals timed beside it, and its baseline and
 // fast medians in place of the cached scale (the score took the cached fast time where the baseline was not
 // timed beside; the report holds this run's).

@@ -10,7 +10,7 @@
 #include "judge/classroom/child_judge.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/grading/grade.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/isolation/process.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/reports/text.h"

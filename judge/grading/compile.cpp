@@ -205,42 +205,6 @@ std::string expected_signature(const Problem& p, const Paths& paths) {
   return sig;
 }
 
-std::vector<std::string> dependency_paths(const std::string& rule) {
-  std::vector<std::string> paths;
-  std::string token;
-  bool targets = true;  // before the first "target:"
-  auto flush = [&] {
-    if (token.empty()) return;
-    if (targets) {
-      if (token.back() == ':') targets = false;
-    } else {
-      // A later rule's target (the empty rules `-MP` and the linker's `--dependency-file` add for each file
-      // listed) is a path all the same, checked without its colon.
-      if (token.back() == ':') token.pop_back();
-      if (!token.empty()) paths.push_back(token);
-    }
-    token.clear();
-  };
-  for (size_t i = 0; i < rule.size(); ++i) {
-    const char c = rule[i];
-    if (c == '\\' && i + 1 < rule.size() && (rule[i + 1] == '\n' || rule[i + 1] == '\r')) {
-      flush();
-      ++i;
-    } else if (c == '\\' && i + 1 < rule.size() && (rule[i + 1] == ' ' || rule[i + 1] == '#')) {
-      token += rule[++i];
-    } else if (c == '$' && i + 1 < rule.size() && rule[i + 1] == '$') {
-      token += '$';
-      ++i;
-    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      flush();
-    } else {
-      token += c;
-    }
-  }
-  flush();
-  return paths;
-}
-
 std::string first_outside(const std::vector<std::string>& deps, const fs::path& cwd,
                           const std::vector<fs::path>& allowed) {
   for (const std::string& d : deps) {
@@ -262,6 +226,86 @@ std::string first_outside(const std::vector<std::string>& deps, const fs::path& 
   return "";
 }
 
+namespace {
+
+// What the compile read, by the compiler's dependency file and the assembler's (`have_deps`, `have_as`: each
+// was written).
+std::vector<std::string> files_read(const fs::path& deps, const fs::path& as_deps, bool& have_deps, bool& have_as) {
+  std::vector<std::string> read = dependency_paths(read_deps(deps, have_deps));
+  for (const std::string& d : dependency_paths(read_deps(as_deps, have_as))) read.push_back(d);
+  return read;
+}
+
+// The compiler's process: its limits, its folder, and as root a user of its own, owning only its folder for the
+// time of the compile, and every process it starts ending with it (a PID namespace of its own), a killed judge's
+// included. `own`: the source and its header, the compiler's alone (the folder can be passed through by anyone:
+// close_folder()).
+SpawnOptions compiler_process(const fs::path& workdir, const std::vector<fs::path>& own) {
+  SpawnOptions run;
+  run.cwd = workdir;
+  run.env = {{settings::kTmpdir.name, workdir.string()}};
+  run.address_space = kCompilerMemory;
+  run.cpu_seconds = kCompilerCpuSeconds;
+  run.file_size = kCompilerFileSize;
+  run.output_limit = kCompilerLog;
+  run.die_together = true;
+  if (geteuid() == 0) {
+    run.uid = fresh_runner_uid();
+    if (chown(workdir.c_str(), run.uid, run.uid) != 0) run.uid = 0;
+  }
+  for (const fs::path& f : own) {
+    if (run.uid != 0 && lchown(f.c_str(), run.uid, run.uid) != 0) continue;
+    std::error_code ec;
+    fs::permissions(f, fs::perms::owner_read | fs::perms::owner_write, ec);
+  }
+  return run;
+}
+
+// The files the preprocessor reads, first under a tighter memory limit (an #include of /dev/zero ends in a
+// second): each must be one a submission may read, and the library rule holds on them. The CE's message and
+// log where one does not, or none.
+std::optional<std::pair<std::string, std::string>> refused_headers(const Problem& p, const SpawnOptions& run,
+                                                                   const fs::path& workdir,
+                                                                   const std::vector<fs::path>& allowed, bool vendor) {
+  SpawnOptions pre = run;
+  pre.address_space = kPreprocessorMemory;
+  const Preprocessed headers = included_headers(pre);
+  if (!headers.ok) {
+    const std::string log = diagnostics_inside(headers.log, workdir, allowed);
+    const std::string why = log.empty() ? "the preprocessor failed (" + headers.status + ") " +
+                                              limits_note(kPreprocessorMemory) + "; " + kSourceRule
+                                        : first_error(log);
+    return std::pair{why, log.empty() ? why + "\n" : log};
+  }
+  if (const std::string out = first_outside(headers.headers, workdir, allowed); !out.empty())
+    return std::pair{"reads " + out + ": " + kSourceRule, "reads " + out + ": " + kSourceRule + "\n"};
+  if (const std::string forbidden = vendor ? "" : forbidden_library(p, headers.headers); !forbidden.empty())
+    return std::pair{forbidden, forbidden + "\n"};
+  return std::nullopt;
+}
+
+// Why a compile that ran failed, from its log: over its time, stopped by a limit, a solve() of another
+// signature or none, what emulation cannot run, else the first error.
+std::string failed_compile_message(const Problem& p, const Paths& paths, const RunResult& c, bool have_deps,
+                                   const std::string& log, bool emulate) {
+  const std::string sig = expected_signature(p, paths);
+  if (c.timed_out) return "compilation took longer than 120 s";
+  if (!have_deps) return "the compiler was stopped (" + c.status.describe() + ") " + limits_note(kCompilerMemory);
+  if (std::regex_search(log, std::regex("conflicting declaration|ambiguating new declaration|"
+                                        "new declaration .*solve|declaration of C function|"
+                                        "declaration is incompatible|overloaded function \"solve\"|"
+                                        "cannot overload functions distinguished by return type|"
+                                        "differ only in their return type")))
+    return "solve() does not match the expected signature: " + sig;
+  if (log.find("undefined reference to `solve'") != std::string::npos)
+    return "no extern \"C\" solve() is defined; expected: " + sig;
+  if (emulate)
+    if (const std::string why = unsupported_in_log(log); !why.empty()) return why;
+  return first_error(log);
+}
+
+}  // namespace
+
 CompileResult compile_submission(const Problem& p, const Paths& paths, const std::string& source,
                                  const fs::path& workdir, const CompileOptions& opt) {
   CompileResult r;
@@ -281,26 +325,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
     std::ofstream(src, std::ios::binary) << (opt.emulate ? rewrite_for_emulation(source) : source);
     fs::copy_file(paths.problem_dir(p.info().slug) / "solve.h", header, fs::copy_options::overwrite_existing);
   }
-  SpawnOptions run;
-  run.cwd = workdir;
-  run.env = {{settings::kTmpdir.name, workdir.string()}};
-  run.address_space = kCompilerMemory;
-  run.cpu_seconds = kCompilerCpuSeconds;
-  run.file_size = kCompilerFileSize;
-  run.output_limit = kCompilerLog;
-  // As root, the compiler becomes a user of its own, owning only its folder for the time of the compile, and
-  // every process it starts ends with it (a PID namespace of its own), a killed judge's included.
-  run.die_together = true;
-  if (geteuid() == 0) {
-    run.uid = fresh_runner_uid();
-    if (chown(workdir.c_str(), run.uid, run.uid) != 0) run.uid = 0;
-  }
-  // The source and its header the compiler's alone (the folder can be passed through by anyone: close_folder()).
-  for (const fs::path& f : {src, header}) {
-    if (run.uid != 0 && lchown(f.c_str(), run.uid, run.uid) != 0) continue;
-    std::error_code ec;
-    fs::permissions(f, fs::perms::owner_read | fs::perms::owner_write, ec);
-  }
+  SpawnOptions run = compiler_process(workdir, {src, header});
   std::vector<fs::path> emulator_dirs;
   if (opt.emulate) emulator_dirs = {emulator_include(paths), emulator_library_dir(paths)};
   if (opt.sandbox)
@@ -330,22 +355,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   // The files the preprocessor reads, first under a tighter memory limit (an
   // #include of /dev/zero ends in a second): each must be one a submission may
   // read, and the library rule holds on them.
-  {
-    SpawnOptions pre = run;
-    pre.address_space = kPreprocessorMemory;
-    const Preprocessed headers = included_headers(pre);
-    if (!headers.ok) {
-      const std::string log = diagnostics_inside(headers.log, workdir, allowed);
-      const std::string why = log.empty() ? "the preprocessor failed (" + headers.status + ") " +
-                                                limits_note(kPreprocessorMemory) + "; " + kSourceRule
-                                          : first_error(log);
-      return finish(why, log.empty() ? why + "\n" : log);
-    }
-    if (const std::string out = first_outside(headers.headers, workdir, allowed); !out.empty())
-      return finish("reads " + out + ": " + kSourceRule, "reads " + out + ": " + kSourceRule + "\n");
-    if (const std::string forbidden = opt.vendor ? "" : forbidden_library(p, headers.headers); !forbidden.empty())
-      return finish(forbidden, forbidden + "\n");
-  }
+  if (const auto refused = refused_headers(p, run, workdir, allowed, opt.vendor)) return finish(refused->first, refused->second);
   // The compile, listing what it read once more (a file may include another only some of the time), the
   // assembler too (what .incbin took in).
   run.argv.insert(run.argv.end(), {"-MD", "-MF", deps.string()});
@@ -353,8 +363,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   else run.argv.push_back("-Wa,--MD," + as_deps.string());
   const RunResult c = run_command(run, 120);
   bool have_deps = false, have_as = false;
-  std::vector<std::string> read = dependency_paths(read_deps(deps, have_deps));
-  for (const std::string& d : dependency_paths(read_deps(as_deps, have_as))) read.push_back(d);
+  std::vector<std::string> read = files_read(deps, as_deps, have_deps, have_as);
   // The judge's own inputs on the command line (a vendor anchor's OpenBLAS library, which the linker lists with
   // what it read where the compiler hands it the dependency file: on the H200's host, g++ 13 against OpenBLAS
   // unpacked beside the repository, matmul-cpu's anchor was CE with "reads .../libopenblas.so:", the empty rule
@@ -374,20 +383,7 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   }
   // Without the list of what it read, only diagnostics in the submission's own files are kept.
   const std::string log = have_deps ? c.output : diagnostics_inside(c.output, workdir, allowed);
-  const std::string sig = expected_signature(p, paths);
-  if (c.timed_out) return finish("compilation took longer than 120 s", log);
-  if (!have_deps) return finish("the compiler was stopped (" + c.status.describe() + ") " + limits_note(kCompilerMemory), log);
-  if (std::regex_search(log, std::regex("conflicting declaration|ambiguating new declaration|"
-                                        "new declaration .*solve|declaration of C function|"
-                                        "declaration is incompatible|overloaded function \"solve\"|"
-                                        "cannot overload functions distinguished by return type|"
-                                        "differ only in their return type")))
-    return finish("solve() does not match the expected signature: " + sig, log);
-  if (log.find("undefined reference to `solve'") != std::string::npos)
-    return finish("no extern \"C\" solve() is defined; expected: " + sig, log);
-  if (opt.emulate)
-    if (const std::string why = unsupported_in_log(log); !why.empty()) return finish(why, log);
-  return finish(first_error(log), log);
+  return finish(failed_compile_message(p, paths, c, have_deps, log, opt.emulate), log);
 }
 
 namespace {

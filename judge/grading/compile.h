@@ -17,6 +17,7 @@
 
 #include "harness/problem.h"
 #include "judge/grading/kernel_resources.h"
+#include "judge/grading/libraries.h"
 #include "judge/paths.h"
 
 namespace hpcjudge {
@@ -94,10 +95,6 @@ std::filesystem::path compiled_library(const std::filesystem::path& workdir);
 
 // The declarations of problems/<slug>/solve.h, one per line, as a student must write them.
 std::string expected_signature(const Problem& p, const Paths& paths);
-
-// The paths a Makefile-style dependency list (gcc -MD, as --MD, ld --dependency-file) names: the first rule's
-// targets left out, later rules' targets (the empty rules of -MP and ld) kept as paths.
-std::vector<std::string> dependency_paths(const std::string& make_rule);
 
 // The first of `deps` (relative ones taken from `cwd`) that is not inside one
 // of `allowed` (folders or files), after following symbolic links; "" if none.

@@ -7,7 +7,7 @@
 // - the functional tests' runner and the performance cases' runner are launched (Session::launch): nothing is
 //   measured and no code of the submission's is loaded; their round trips, which every call has subtracted,
 //   are measured later by Session::ready, on a machine as quiet as for the calls;
-// - the rivals (judge/grading/rivals.h) are compiled and launched, then made ready one after another, where the
+// - the rivals (judge/timing/rivals.h) are compiled and launched, then made ready one after another, where the
 //   problem's scale is cached and need not be timed again (their round trips are subtracted from nothing:
 //   Rivals::call);
 // - and, on another thread, a GPU problem's image and read-back for the largest case are pinned into the
@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "judge/grading/laid_case.h"
-#include "judge/grading/rivals.h"
-#include "judge/grading/score.h"
+#include "judge/timing/rivals.h"
+#include "judge/timing/score.h"
 #include "judge/isolation/session.h"
 
 namespace hpcjudge {

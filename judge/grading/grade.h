@@ -4,79 +4,17 @@
 #pragma once
 #include <filesystem>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "harness/problem.h"
-#include "harness/timing.h"
+#include "judge/grading/grade_options.h"
 #include "judge/paths.h"
 #include "judge/reports/report.h"
+#include "judge/timing/score.h"
 
 namespace hpcjudge {
 
-inline constexpr uint64_t kPublicSeed = 42;
-inline constexpr size_t kMaxSourceBytes = size_t{4} << 20;  // a submission's source file, at most
-// The last (largest) test runs a second time with other inputs, named "<name> (new inputs)".
-inline constexpr std::string_view kNewInputs = " (new inputs)";
-
-// A GPU problem's code on the CPU (judge/grading/emulation.h): Auto emulates where
-// this machine has no usable GPU (or no nvcc), On always, Off never (SKIP there).
-enum class Emulation { Auto, On, Off };
-
-// Under emulation the per-call and all-tests limits are this many times the problem's.
-inline constexpr double kEmulatedTimeScale = 4;
-
 // Whether this judge was built with the CUDA emulator (x86-64).
 bool emulator_built();
-
-struct GradeOptions {
-  uint64_t seed = kPublicSeed;
-  bool seed_secret = false;  // the seed came from --seed-file: the report says "secret"
-  bool bench = true;
-  bool score = true;  // off while timing the reference solutions themselves
-  // Off while timing the reference solutions for the scale or make bench: their functional tests (and the
-  // compute-sanitizer runs) are make test's own (each reference is an AC test, reference/<slug>/<file>), so
-  // only the performance cases run, every one of whose outputs is checked all the same.
-  bool functional_tests = true;
-  // The fast reference (and a quick baseline) timed beside the submission in the
-  // same run (judge/grading/rivals.h); off: the cached scale alone (--no-side-by-side).
-  bool side_by_side = true;
-  int threads = 0;    // OpenMP threads; 0 = every core
-  int device = 0;     // the CUDA device
-  bool sanitize = false;  // compute-sanitizer memcheck on the functional tests
-  Emulation emulation = Emulation::Auto;
-  bool sandbox = false;   // the runner under bubblewrap (judge/isolation/sandbox.h)
-  // A batch's participant folder: the file must be a regular file inside it
-  // (judge/files.h), not a symbolic link; elsewhere a link is followed to a regular file.
-  std::filesystem::path folder;
-  bool unisolated = false;  // --unsafe-no-isolation: graded without a user of its own or the sandbox (reports say so)
-  std::vector<std::filesystem::path> hidden;  // more paths the sandbox hides (a batch's class and results folders)
-  // A vendor anchor for `judge bench` (reference/solutions/<slug>/vendor.*): every
-  // library allowed, cuBLAS or OpenBLAS linked.
-  bool vendor = false;
-  // `judge profile` (judge/measure/profile.h): only this performance case, without the
-  // functional tests, the runner started under `runner_prefix` (ncu or perf stat).
-  std::string only_case;
-  std::vector<std::string> runner_prefix;
-  // `judge bench`: each timed call's device time measured too, by events of the runner's own context
-  // (BenchResult::device). Only for the judge's own references and vendor anchors, whose word it is; a
-  // submission's figure is never asked for (its own clock is only cross-checked).
-  bool device_time = false;
-  // A batch's participant: the report names it and the time of grading.
-  std::string participant;
-};
-
-class Listener {
- public:
-  virtual ~Listener() = default;
-  virtual void compiled(const Report&) {}
-  virtual void test_done(const TestResult&) {}
-  virtual void bench_start(const Case&) {}
-  // After each run of a performance case's timing loop (a reference's too, while the scale is timed).
-  virtual void bench_progress(const Case&, const TimingLoop::Progress&) {}
-  virtual void bench_done(const BenchResult&) {}
-  virtual void note(const std::string&) {}  // long work the judge does on its own behalf
-};
 
 // The machine as problem p uses it (MachineInfo::fingerprint()): the CPU, cores,
 // threads and compiler, and for a GPU problem on a machine that can run it, the GPU.
@@ -89,5 +27,10 @@ GradedFrom graded_from(const Problem& p, const std::string& source_sha256, const
 
 Report grade(const Problem& p, const std::filesystem::path& src, const GradeOptions& opt, const Paths& paths,
              Listener& listener);
+
+// reference/solutions/<slug>/{baseline,fast}.<ext>, graded and timed once per machine and again whenever either
+// file changes (the cache: judge/timing/score.h).
+Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
+                            Listener& listener);
 
 }  // namespace hpcjudge

@@ -6,19 +6,9 @@
 #include "harness/bytes.h"
 #include "harness/verify.h"
 #include "judge/grading/case_inputs_cache.h"
+#include "judge/verdicts/memory_limit.h"
 
 namespace hpcjudge {
-
-std::optional<Checked> failed_call(const CallOutcome& o) {
-  switch (o.status) {
-    case CallOutcome::Ok: return std::nullopt;
-    case CallOutcome::TimedOut: return Checked{Verdict::TLE, o.message};
-    case CallOutcome::OutOfMemory: return Checked{Verdict::MLE, o.message};
-    case CallOutcome::Crashed:
-    case CallOutcome::Error: return Checked{o.judge_fault ? Verdict::JE : Verdict::RE, o.message};
-  }
-  return std::nullopt;
-}
 
 Buffers LaidCase::buffers_at(const std::byte* base) const {
   std::vector<BufferView> v;
@@ -43,11 +33,7 @@ std::optional<Checked> size_workspace(const Problem& p, Signature& sig, Session&
   if (auto bad = failed_call(o)) return Checked{bad->verdict, call + ": " + bad->message};
   const size_t limit = p.workspace_limit(sig);
   const auto asked = static_cast<uint64_t>(o.ret);
-  if (asked > limit)
-    return Checked{Verdict::MLE, call + " asked for " + std::to_string(asked) + " bytes; the limit is " +
-                                     std::to_string(limit) + " (" + format_value(p.info().workspace_per_input_byte) +
-                                     " bytes per input byte plus " +
-                                     std::to_string(p.info().workspace_floor_bytes >> 20) + " MiB)"};
+  if (auto over = workspace_past_limit(call, asked, limit, p.info())) return Checked{Verdict::MLE, *over};
   sig.buffers[w].count = asked;
   return std::nullopt;
 }

@@ -15,20 +15,10 @@
 
 #include "harness/arena.h"
 #include "harness/problem.h"
-#include "judge/grading/verdict.h"
+#include "judge/verdicts/outcome.h"
 #include "judge/isolation/session.h"
 
 namespace hpcjudge {
-
-struct Checked {
-  Verdict verdict = Verdict::AC;
-  std::string message;
-  double max_abs = 0, max_rel = 0;
-  std::string summary = {};  // a wrong answer's concise form (Verification::summary)
-};
-
-// A call that did not return normally, as a verdict.
-std::optional<Checked> failed_call(const CallOutcome& o);
 
 struct LaidCase {
   Signature sig;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <sstream>
 
-#include "judge/grading/compile.h"
 #include "judge/isolation/process.h"
 
 namespace hpcjudge {
@@ -82,6 +81,42 @@ Preprocessed included_headers(SpawnOptions compile) {
   for (const std::string& path : dependency_paths(r.output))
     if (std::find(argv.begin(), argv.end(), path) == argv.end()) headers.push_back(path);
   return pre;
+}
+
+std::vector<std::string> dependency_paths(const std::string& rule) {
+  std::vector<std::string> paths;
+  std::string token;
+  bool targets = true;  // before the first "target:"
+  auto flush = [&] {
+    if (token.empty()) return;
+    if (targets) {
+      if (token.back() == ':') targets = false;
+    } else {
+      // A later rule's target (the empty rules `-MP` and the linker's `--dependency-file` add for each file
+      // listed) is a path all the same, checked without its colon.
+      if (token.back() == ':') token.pop_back();
+      if (!token.empty()) paths.push_back(token);
+    }
+    token.clear();
+  };
+  for (size_t i = 0; i < rule.size(); ++i) {
+    const char c = rule[i];
+    if (c == '\\' && i + 1 < rule.size() && (rule[i + 1] == '\n' || rule[i + 1] == '\r')) {
+      flush();
+      ++i;
+    } else if (c == '\\' && i + 1 < rule.size() && (rule[i + 1] == ' ' || rule[i + 1] == '#')) {
+      token += rule[++i];
+    } else if (c == '$' && i + 1 < rule.size() && rule[i + 1] == '$') {
+      token += '$';
+      ++i;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      flush();
+    } else {
+      token += c;
+    }
+  }
+  flush();
+  return paths;
 }
 
 }  // namespace hpcjudge

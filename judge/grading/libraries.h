@@ -38,4 +38,8 @@ struct Preprocessed {
 };
 Preprocessed included_headers(SpawnOptions compile);
 
+// The paths a Makefile-style dependency list (gcc -MD, as --MD, ld --dependency-file) names: the first rule's
+// targets left out, later rules' targets (the empty rules of -MP and ld) kept as paths.
+std::vector<std::string> dependency_paths(const std::string& make_rule);
+
 }  // namespace hpcjudge

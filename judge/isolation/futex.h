@@ -1,6 +1,6 @@
 // A 32-bit atomic word as a futex: wait while it holds a value, wake every waiter. The judge's threads that
 // sleep until a word changes (the input maker's pause, judge/grading/inputs_ahead.cpp; the CPU spinners,
-// judge/measure/wake_latency.cpp) use these; private futexes, within the judge's process.
+// judge/timing/wake_latency.cpp) use these; private futexes, within the judge's process.
 #pragma once
 
 #include <linux/futex.h>

@@ -7,7 +7,7 @@
 // judge learns of its exit without polling. A child dies with the judge
 // (PR_SET_PDEATHSIG): a compiler or runner never outlives it. The signal comes
 // when the judge's thread that spawned the child ends, not only the process:
-// spawn a runner on a thread that outlives it (judge/grading/early_runners.h).
+// spawn a runner on a thread that outlives it.
 #pragma once
 #include <chrono>
 #include <cstddef>

@@ -1,7 +1,7 @@
 // What one process may change about another's threads without any privilege, where both run as the same user:
 // the CPUs a thread may run on (sched_setaffinity), its nice value (setpriority: raised, never lowered back) and
 // its scheduling policy (sched_setscheduler: SCHED_IDLE, SCHED_BATCH). Graded as an ordinary user without the
-// sandbox, the submission's runner and the judge's own runners beside it (judge/grading/rivals.h) are such
+// sandbox, the submission's runner and the judge's own runners beside it (judge/timing/rivals.h) are such
 // processes, as is the judge: a submission that pins the fast reference's threads to one CPU during its own call
 // makes every later call of the fast reference slower, and its own ratio smaller (softmax-cpu on the 2-core VM:
 // 50.9 against its honest twin's 46.8; on 16 cores, 16 threads on one CPU). As root, each runner has a user of

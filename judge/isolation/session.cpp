@@ -24,7 +24,8 @@
 #include "judge/isolation/runner_files.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/measure/gpu.h"
-#include "judge/measure/wake_latency.h"
+#include "judge/timing/wake_latency.h"
+#include "judge/verdicts/memory_limit.h"
 #include "settings/settings.h"
 
 namespace hpcjudge {
@@ -38,17 +39,6 @@ namespace {
 constexpr size_t kForkBomb = 16;
 // How long the family may take to stop after a reply; longer is RE (a process that will not stop).
 constexpr auto kStopLimit = std::chrono::seconds(2);
-// How long a failed unlock waits for the runner's own end before it is the call's cause.
-constexpr auto kDeathGrace = std::chrono::seconds(1);
-// The round trip: warm-up exchanges, then the measured ones.
-constexpr int kRoundTripWarmup = 5, kRoundTripSamples = 41, kColdSamples = 21;
-// CPU the runner's processes may use between sending a reply and being stopped, beyond what the runner's
-// own return to waiting took in its pings before the submission was loaded, before the judge's clock runs
-// on to the stop; and the most that the two together may come to. On the H200's host (2026-12-04) the pings
-// took 30-60 us of it (90th percentile 45-160 us), a GPU call 80-130 us: against a flat 100 us, 13-23 of a
-// runner's 39 timed calls in an spmv grade were timed to the stop (0.5-1 ms more each), where the fast
-// reference judged against itself then scored 112.0 +- 22.5.
-constexpr uint64_t kLateWorkNs = 100'000, kLateWorkCapNs = 300'000;
 // How long the judge polls for a timed GPU call's reply without sleeping before it blocks.
 constexpr auto kReplySpin = std::chrono::milliseconds(20);
 // How long the device work of a runner's processes may take to end once they are out of a call, before the
@@ -57,6 +47,8 @@ constexpr auto kReplySpin = std::chrono::milliseconds(20);
 constexpr auto kDeviceWorkLimit = std::chrono::milliseconds(500);
 // Passes of Session::hold_device_work() while the family keeps starting processes.
 constexpr int kHoldPasses = 4;
+// How long a failed unlock waits for the runner's own end before it is the call's cause.
+constexpr auto kDeathGrace = std::chrono::seconds(1);
 
 // HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
 // from the judge's `sent`, its own moments (handed: the interval's start; resumed, unlocked, arrived: the
@@ -256,25 +248,17 @@ JudgeDevice::Spans outputs_and(const Signature& sig, const ArenaLayout& layout, 
   return scratch;
 }
 
-}  // namespace
-
-Session::Session(const Paths& paths, const Problem& problem, const SessionOptions& opt)
-    : problem_(problem), opt_(opt), late_work_ns_(kLateWorkNs) {
-  if (!opt_.images) own_images_ = std::make_unique<PinnedImages>(opt_.device);
-  spin_replies_ = problem.info().kind == Kind::GPU && !opt.emulate;
-  int fds[2];
-  make_channel(fds);
-  channel_ = fds[0];
-  // Processes and threads: a fork bomb stops at a limit and is killed whole.
-  // Run as root, the runner gets a user id of its own, so the limit binds (it
-  // never binds root) and the kill reaches every process it started. A GPU
-  // problem's runner gets the groups of the device nodes too. Where that user
-  // cannot reach the build's runner, it runs a copy it can reach. Where a node
-  // is closed to every other user, or no copy starts, it stays root, with no
-  // limit but the fork-bomb count and kill at a timeout. Not root, the limit is
-  // the user's tasks now plus room.
+// Processes and threads: a fork bomb stops at a limit and is killed whole.
+// Run as root, the runner gets a user id of its own, so the limit binds (it
+// never binds root) and the kill reaches every process it started. A GPU
+// problem's runner gets the groups of the device nodes too. Where that user
+// cannot reach the build's runner, it runs a copy it can reach. Where a node
+// is closed to every other user, or no copy starts, it stays root, with no
+// limit but the fork-bomb count and kill at a timeout. Not root, the limit is
+// the user's tasks now plus room. The runner to start, `sp` its user and limit.
+std::filesystem::path as_runner_user(const Paths& paths, const Problem& problem, const SessionOptions& opt,
+                                     SpawnOptions& sp) {
   constexpr unsigned long kRoom = 64;
-  SpawnOptions sp;
   std::filesystem::path runner = paths.runner;
   if (geteuid() == 0) {
     const auto groups = problem.info().kind == Kind::GPU ? gpu_node_groups() : std::vector<unsigned>{};
@@ -290,14 +274,13 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   } else {
     sp.max_tasks = tasks_of_user(geteuid()) + static_cast<unsigned long>(opt.threads) + kRoom;
   }
-  sp.argv = opt.wrapper;
-  wrapped_ = !opt.wrapper.empty();
-  // Under bubblewrap, as a user of its own: a runner copy is bound in place of
-  // the build's folder, and what the sandbox would hide below a folder that
-  // user cannot reach is left out (bubblewrap, as that user, cannot mount
-  // there; the runner cannot see it either way: a class or results folder
-  // under a home folder of mode 0700 ended every runner "Can't mkdir").
-  if (sp.uid != 0) sp.argv = for_runner_copy(sp.argv, paths.runner.parent_path(), runner.parent_path());
+  return runner;
+}
+
+// The runner's command line after its wrapper: the problem, its channel and arena, its device, its memory limit,
+// and how it confines itself.
+void add_runner_arguments(SpawnOptions& sp, const std::filesystem::path& runner, const Problem& problem,
+                          const SessionOptions& opt) {
   for (std::string a : {runner.string(), std::string("--problem"), problem.info().slug, std::string("--channel"),
                         std::string("3"), std::string("--arena"), std::string("4"), std::string("--device"),
                         std::to_string(opt.device)})
@@ -319,6 +302,28 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   // temporary folders (where the fast reference is compiled). As the judge's own user and as a user of its own
   // alike: a file every user may read (a seed file of mode 0644) is a user of its own's to read too.
   for (const std::filesystem::path& h : opt.hidden) sp.argv.insert(sp.argv.end(), {"--hide", h.string()});
+}
+
+}  // namespace
+
+Session::Session(const Paths& paths, const Problem& problem, const SessionOptions& opt)
+    : problem_(problem), opt_(opt), late_work_ns_(kLateWorkNs) {
+  if (!opt_.images) own_images_ = std::make_unique<PinnedImages>(opt_.device);
+  spin_replies_ = problem.info().kind == Kind::GPU && !opt.emulate;
+  int fds[2];
+  make_channel(fds);
+  channel_ = fds[0];
+  SpawnOptions sp;
+  const std::filesystem::path runner = as_runner_user(paths, problem, opt, sp);
+  sp.argv = opt.wrapper;
+  wrapped_ = !opt.wrapper.empty();
+  // Under bubblewrap, as a user of its own: a runner copy is bound in place of
+  // the build's folder, and what the sandbox would hide below a folder that
+  // user cannot reach is left out (bubblewrap, as that user, cannot mount
+  // there; the runner cannot see it either way: a class or results folder
+  // under a home folder of mode 0700 ended every runner "Can't mkdir").
+  if (sp.uid != 0) sp.argv = for_runner_copy(sp.argv, paths.runner.parent_path(), runner.parent_path());
+  add_runner_arguments(sp, runner, problem, opt);
   sp.pass_fds = {{3, fds[1]}, {4, arena_.fd()}};
   // Memory held in a file (a memfd grown by ftruncate or fallocate, /dev/shm)
   // is in no address space: no file of the runner's may outgrow the limit.
@@ -521,32 +526,11 @@ bool Session::release_device_work(CallOutcome& o, const char* during) {
   // A runner that dies as it is resumed (the submission's first instruction faults, with no CUDA call, which the
   // lock does not hold back) fails the driver's unlock as it exits: its own end is the cause, as in any call.
   if (child_->wait(-1, Clock::now() + kDeathGrace) == Child::Wake::Exited) {
-    ended_by_itself(o, during);
+    runner_gone(during, o);
     return false;
   }
   ended(o, std::string("before ") + during + ", " + why, CallOutcome::Crashed);
   return false;
-}
-
-void Session::ended_by_itself(CallOutcome& o, const char* during) {
-  // Under a wrapper (bubblewrap) the runner's end comes back as the wrapper's exit status (a SIGSYS from the
-  // syscall filter as 159): let the wrapper pass it on, briefly, before the family's kill ends the wrapper too.
-  if (wrapped_) child_->wait(-1, Clock::now() + std::chrono::milliseconds(500));
-  family_->kill();
-  const ExitStatus st = exit_ = reap();
-  alive_ = false;
-  o.status = CallOutcome::Crashed;
-  o.message = std::string("the process ended with ") + st.describe() + " during " + during;
-  if (!loaded_) {
-    o.judge_fault = true;
-    o.message = "the runner could not start here (" + st.describe() + " during " + during + ")";
-    if (const std::string cause = first_line(child_->output()); !cause.empty()) o.message += ": " + cause;
-  }
-  if (!st.exited && st.signal == SIGXFSZ && opt_.memory_limit > 0) {
-    o.status = CallOutcome::OutOfMemory;
-    o.message = std::string("grew a file (a memfd or shared memory) past the memory limit of ") +
-                std::to_string(opt_.memory_limit) + " bytes during " + during;
-  }
 }
 
 Session::Exchange Session::exchange(Request q, double timeout_s, const char* during, CallOutcome& o, int pass_fd) {
@@ -563,7 +547,7 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   // A timed GPU exchange's reply is awaited on a core that does not sleep: on the H200's host the reply
   // reached a sleeping judge about 117 us after the call synchronised, a polling one 69-85 us after.
   // A launch's ping (the runner's first answer) measures nothing, and may go on beside other runners' launches
-  // (judge/grading/early_runners.h): no CPU kept awake, no spinning wait.
+  // (Session::launch): no CPU kept awake, no spinning wait.
   const bool timed = measuring_ && (q.op == Op::Call || q.op == Op::Ping);
   const Clock::duration spin = timed && spin_replies_ ? kReplySpin : Clock::duration{};
   // No CPU halted when the runner is resumed or the judge woken: the spinners run for their window, or until
@@ -584,109 +568,147 @@ Session::Exchange Session::exchange(Request q, double timeout_s, const char* dur
   } catch (const std::exception&) {
     sent = false;  // the runner is gone: its exit says how
   }
-  const auto handed = x.start = Clock::now();
+  Moments m;
+  m.handed = x.start = Clock::now();
   family_->resume();
-  const auto resumed = Clock::now();
+  m.resumed = Clock::now();
   // Its CUDA calls go on from here (the runner's first waits for this): inside the interval, as in the pings.
   if (!release_device_work(o, during)) return x;
-  const Clock::time_point unlocked = Clock::now();
-  // The call ends when its reply is there to read, not once it is read and parsed (10-33 us of the judge's
-  // own on the H200's host, 2026-12-04): at each message's arrival the judge takes the time, the CPU the
-  // family has used and, on a GPU, its fence, and keeps them where the message is the reply.
-  Clock::time_point arrived = unlocked, fenced = unlocked;
-  uint64_t cpu_got = 0;
-  std::vector<pid_t> before;
+  m.unlocked = Clock::now();
+  x.reply = await_reply(q.seq, sent ? channel_ : -1, deadline, spin, timeout_s, during, o, m);
+  if (!x.reply) return x;
+  m.parsed = Clock::now();
+  x.replied = m.arrived;
+  if (awake.s) std::exchange(awake.s, nullptr)->release();  // the call is over: they sleep while it is stopped
+  if (!stop_after_reply(x, m, q.op == Op::Call || q.op == Op::CallSetup, during, o)) {
+    x.reply.reset();
+    return x;
+  }
+  if (trace_ && (q.op == Op::Call || q.op == Op::Ping))
+    print_trace(q.op == Op::Call, child_->pid(),
+                {x.sent, m.resumed, m.handed, m.parsed, m.fenced, x.stopped, m.unlocked, m.arrived},
+                x.cpu_after_ns == UINT64_MAX ? -1.0 : static_cast<double>(x.cpu_after_ns) / 1e3, *x.reply);
+  if (!x.reply->ok) failed_reply(*x.reply, during, o);
+  return x;
+}
+
+// The call ends when its reply is there to read, not once it is read and parsed (10-33 us of the judge's
+// own on the H200's host): at each message's arrival the judge takes the time, the CPU the family has used and,
+// on a GPU, its fence, and keeps them where the message is the reply.
+std::optional<Reply> Session::await_reply(uint64_t seq, int channel, Clock::time_point deadline,
+                                          Clock::duration spin, double timeout_s, const char* during, CallOutcome& o,
+                                          Moments& m) {
+  m.arrived = m.fenced = m.unlocked;
   for (;;) {
-    const Child::Wake w = sent ? child_->wait(channel_, deadline, spin) : child_->wait(-1, deadline);
+    const Child::Wake w = child_->wait(channel, deadline, channel >= 0 ? spin : Clock::duration{});
     if (w == Child::Wake::Timeout) {
-      const std::string stalled = opt_.emulate ? emulated_stall() : "";
-      ::kill(-child_->pid(), SIGSTOP);  // a fork bomb stops growing while it is counted
-      const size_t processes = std::max(child_->processes(), family_->members().size());
-      char buf[200];
-      std::snprintf(buf, sizeof buf, "%s did not return within %.3g s", during, timeout_s);
-      CallOutcome::Status status = CallOutcome::TimedOut;
-      if (processes > kForkBomb) {
-        status = CallOutcome::Crashed;
-        std::snprintf(buf, sizeof buf, "%s started %zu processes (a fork bomb) and did not return within %.3g s",
-                      during, processes, timeout_s);
-      }
-      ended(o, stalled.empty() || status != CallOutcome::TimedOut ? std::string(buf) : buf + ("; " + stalled),
-            status);
-      return x;
+      timed_out(timeout_s, during, o);
+      return std::nullopt;
     }
-    std::optional<Message> m;
+    std::optional<Message> msg;
     if (w == Child::Wake::Readable) {
-      arrived = fenced = Clock::now();
-      cpu_got = family_->cpu_ns();
-      before = family_->known();
+      m.arrived = m.fenced = Clock::now();
+      m.cpu_ns = family_->cpu_ns();
+      m.known = family_->known();
       // A GPU call ends on the device too: work of the judge's own, enqueued now, runs once the call's
       // kernels are over, or once they are preempted at a time slice's end; what such a kernel writes after
       // that is not in the outputs, which the judge reads back first (Session::call).
       if (device_) {
         device_->fence();
-        fenced = Clock::now();
+        m.fenced = Clock::now();
       }
-      m = receive(channel_);
+      msg = receive(channel_);
     }
-    if (!m) {
-      ended_by_itself(o, during);
-      return x;
+    if (!msg) {
+      runner_gone(during, o);
+      return std::nullopt;
     }
-    if (m->fd >= 0) close(m->fd);
-    if (m->json.is_discarded()) continue;
-    std::optional<Reply> r = protocol::parse_reply(m->json);
-    if (!r || r->seq != q.seq) continue;  // not the reply to this request: a stale or a forged message
-    x.reply = std::move(r);
-    break;
+    if (msg->fd >= 0) close(msg->fd);
+    if (msg->json.is_discarded()) continue;
+    std::optional<Reply> r = protocol::parse_reply(msg->json);
+    if (!r || r->seq != seq) continue;  // not the reply to this request: a stale or a forged message
+    return r;
   }
-  // The call ends with its reply (and on a GPU the fence after it), unless the submission's processes went
-  // on working after it (more CPU than the runner needs to go back to waiting): then it ends only when they
-  // were all stopped.
-  const auto parsed = Clock::now();
-  x.replied = arrived;
-  const auto got = fenced;
-  if (awake.s) std::exchange(awake.s, nullptr)->release();  // the call is over: they sleep while it is stopped
+}
+
+// At the time limit: TLE, or RE for a fork bomb; under CPU emulation, with what the emulator says was running.
+void Session::timed_out(double timeout_s, const char* during, CallOutcome& o) {
+  const std::string stalled = opt_.emulate ? emulated_stall() : "";
+  ::kill(-child_->pid(), SIGSTOP);  // a fork bomb stops growing while it is counted
+  const size_t processes = std::max(child_->processes(), family_->members().size());
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%s did not return within %.3g s", during, timeout_s);
+  CallOutcome::Status status = CallOutcome::TimedOut;
+  if (processes > kForkBomb) {
+    status = CallOutcome::Crashed;
+    std::snprintf(buf, sizeof buf, "%s started %zu processes (a fork bomb) and did not return within %.3g s",
+                  during, processes, timeout_s);
+  }
+  ended(o, stalled.empty() || status != CallOutcome::TimedOut ? std::string(buf) : buf + ("; " + stalled), status);
+}
+
+// The channel closed before the reply: the runner ended (RE), could not start (JE: no code of the submission's
+// had run), or was killed for a file past its memory limit (MLE).
+void Session::runner_gone(const char* during, CallOutcome& o) {
+  // Under a wrapper (bubblewrap) the runner's end comes back as the wrapper's exit status (a SIGSYS from the
+  // syscall filter as 159): let the wrapper pass it on, briefly, before the family's kill ends the wrapper too.
+  if (wrapped_) child_->wait(-1, Clock::now() + std::chrono::milliseconds(500));
+  family_->kill();
+  const ExitStatus st = exit_ = reap();
+  alive_ = false;
+  o.status = CallOutcome::Crashed;
+  o.message = std::string("the process ended with ") + st.describe() + " during " + during;
+  if (!loaded_) {
+    o.judge_fault = true;
+    o.message = "the runner could not start here (" + st.describe() + " during " + during + ")";
+    if (const std::string cause = first_line(child_->output()); !cause.empty()) o.message += ": " + cause;
+  }
+  if (auto over = file_past_limit(!st.exited, st.signal, opt_.memory_limit, during)) {
+    o.status = CallOutcome::OutOfMemory;
+    o.message = *over;
+  }
+}
+
+// The family stopped after the reply, and the interval's end (judge/timing/interval.h): the reply (and on a GPU
+// the fence after it), unless the submission's processes went on working after it (more CPU than the runner
+// needs to go back to waiting): then only when they were all stopped. False (`o` says why) where the family
+// would not stop or, after a call, held more memory than its limit.
+bool Session::stop_after_reply(Exchange& x, const Moments& m, bool call, const char* during, CallOutcome& o) {
   std::string why;
   if (!family_->stop(kStopLimit, &why)) {
     ended(o, std::string("after ") + during + ", the submission's processes could not be stopped: " + why,
           CallOutcome::Crashed);
-    x.reply.reset();
-    return x;
+    return false;
   }
-  const uint64_t cpu_stopped = family_->known() == before ? family_->cpu_ns() : UINT64_MAX;
+  const uint64_t cpu_stopped = family_->known() == m.known ? family_->cpu_ns() : UINT64_MAX;
   x.stopped = Clock::now();
-  x.cpu_after_ns = cpu_stopped == UINT64_MAX ? UINT64_MAX : cpu_stopped - cpu_got;
-  x.late_work = x.cpu_after_ns > late_work_ns_;
+  x.cpu_after_ns = cpu_stopped == UINT64_MAX ? UINT64_MAX : cpu_stopped - m.cpu_ns;
+  x.late_work = worked_late(x.cpu_after_ns, late_work_ns_);
   if (x.late_work && device_) {
     device_->fence();
     x.stopped = Clock::now();
   }
-  x.end = x.late_work ? x.stopped : got;
-  if (q.op == Op::Call || q.op == Op::CallSetup) {
+  x.end = interval_end(m.fenced, x.stopped, x.late_work);
+  if (call)
     if (const std::string over = over_memory_limit(during); !over.empty()) {
       ended(o, over, CallOutcome::OutOfMemory);
-      x.reply.reset();
-      return x;
+      return false;
     }
-  }
-  if (trace_ && (q.op == Op::Call || q.op == Op::Ping))
-    print_trace(q.op == Op::Call, child_->pid(),
-                {x.sent, resumed, handed, parsed, got, x.stopped, unlocked, arrived},
-                cpu_stopped == UINT64_MAX ? -1.0 : static_cast<double>(cpu_stopped - cpu_got) / 1e3, *x.reply);
-  const Reply& r = *x.reply;
-  if (!r.ok) {
-    o.status = r.memory_limit ? CallOutcome::OutOfMemory : CallOutcome::Error;
-    o.message = r.error.empty() ? std::string(during) + " failed" : r.error;
-    if (r.fatal) {  // the runner ends itself: let it
-      family_->resume();
-      child_->wait(-1, Clock::now() + std::chrono::seconds(10));
-      family_->kill();
-      child_->kill();
-      exit_ = reap();
-      alive_ = false;
-    }
-  }
-  return x;
+  return true;
+}
+
+// A reply that says the request failed: its error (MLE where the runner refused memory); a fatal one ends the
+// runner, which is let end itself.
+void Session::failed_reply(const Reply& r, const char* during, CallOutcome& o) {
+  o.status = failed_reply_status(r.memory_limit);
+  o.message = r.error.empty() ? std::string(during) + " failed" : r.error;
+  if (!r.fatal) return;
+  family_->resume();
+  child_->wait(-1, Clock::now() + std::chrono::seconds(10));
+  family_->kill();
+  child_->kill();
+  exit_ = reap();
+  alive_ = false;
 }
 
 // The host memory of the whole family, counted while it is stopped: each process's own limit (the runner's
@@ -701,15 +723,7 @@ std::string Session::over_memory_limit(const char* during) const {
   const size_t files = private_tmp_bytes(family, {runner_tmp_->path.string(), "/tmp", "/dev/shm"}, &mounts) +
                        folder_bytes(runner_tmp_->path.string());
   const size_t held = files + (problem_.info().kind == Kind::CPU ? family_memory_bytes(family, mounts) : 0);
-  if (held <= opt_.memory_limit) return "";
-  char buf[400];
-  std::snprintf(buf, sizeof buf,
-                "its processes held %.2f GiB of host memory together after %s (resident memory and shared-memory "
-                "files, in %zu processes, with %.2f GiB of files in its TMPDIR, /tmp and /dev/shm), past the memory "
-                "limit of %.2f GiB",
-                static_cast<double>(held) / (1 << 30), during, family.size(), static_cast<double>(files) / (1 << 30),
-                static_cast<double>(opt_.memory_limit) / (1 << 30));
-  return buf;
+  return family_past_limit(held, files, family.size(), opt_.memory_limit, during).value_or("");
 }
 
 bool Session::simple(Request q, double timeout_s, const char* during, CallOutcome& o) {
@@ -764,7 +778,8 @@ void Session::setup_buffers(double timeout_s, CallOutcome& o) {
       if (x.reply && x.reply->ok) {
         buffers_note_ = "the judge's device buffers, shared with the runner";
         mapped_ = device_->size();
-        if (const std::string no = DeviceLock::unavailable(); !no.empty()) {
+        if (const std::string no = DeviceLock::unavailable();
+            !no.empty()) {
           device_work_note_ = "not held between calls: " + no;
         } else {
           device_lock_ = std::make_unique<DeviceLock>();
@@ -802,17 +817,7 @@ RoundTrip Session::measure_round_trip(bool flush, double timeout_s, CallOutcome&
     if (!x.reply || !x.reply->ok) return {};
     if (i >= kRoundTripWarmup) samples.push_back(seconds_between(x.start, x.end)), after.push_back(x.cpu_after_ns);
   }
-  std::sort(samples.begin(), samples.end());
-  std::sort(after.begin(), after.end());
-  // The sample at rank q of n sorted ones (the lower of two where q falls between).
-  const auto at = [](const auto& sorted, double q) {
-    return sorted[static_cast<size_t>(q * static_cast<double>(sorted.size() - 1))];
-  };
-  return {.median_s = at(samples, 0.5),
-          .subtracted_s = at(samples, 0.1),
-          .noise_s = at(samples, 0.75) - at(samples, 0.25),
-          .samples = samples.size(),
-          .after_cpu_ns = at(after, 0.9)};
+  return round_trip_of(std::move(samples), std::move(after));
 }
 
 void Session::flush_caches() {
@@ -844,10 +849,7 @@ CallOutcome Session::ready(double timeout_s) {
     cold_trip_ = measure_round_trip(true, timeout_s, o);
     if (o.status != CallOutcome::Ok) return o;
   }
-  // Measured before any of the submission's code ran, so it cannot be raised by it; capped (UINT64_MAX, a ping
-  // that started a process, included) before the sum, which then cannot wrap.
-  late_work_ns_ = kLateWorkNs + std::min(kLateWorkCapNs - kLateWorkNs,
-                                         std::max(warm_trip_.after_cpu_ns, cold_trip_.after_cpu_ns));
+  late_work_ns_ = late_work_allowance_ns(warm_trip_, cold_trip_);  // before any of the submission's code ran
   Request load;
   load.op = Op::Load;
   load.library = opt_.library.string();
@@ -1026,9 +1028,10 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   const Exchange x = exchange(q, opt.timeout_s, opt.setup ? "setup()" : "solve()", o);
   quiet.reset();
   if (!x.reply) return o;
-  o.interval_s = seconds_between(x.start, x.end);
-  o.seconds = std::max(0.0, o.interval_s - round_trip(opt.flush).subtracted_s);
-  o.replied_s = std::max(0.0, seconds_between(x.start, x.replied) - round_trip(opt.flush).subtracted_s);
+  const CallTimes t = call_times(x.start, x.replied, x.end, round_trip(opt.flush).subtracted_s);
+  o.interval_s = t.interval_s;
+  o.seconds = t.seconds;
+  o.replied_s = t.replied_s;
   o.reported_seconds = x.reply->seconds;
   if (q.device_time) o.device_seconds = x.reply->device_seconds;
   o.cpu_seconds = x.reply->cpu_seconds;
@@ -1069,13 +1072,20 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     down.bytes = layout.total;
     if (!simple(down, opt.timeout_s, "copying the outputs from the device", o)) return o;
   }
-  for (const SharedArena* a : {&arena_, common() ? opt_.common_arena : nullptr})
-    if (!device_ && a && a->file_size() != a->size()) {
-      o.status = CallOutcome::Error;
-      o.message = "the submission resized the shared memory file that holds its buffers (" +
-                  std::to_string(a->size()) + " bytes, now " + std::to_string(a->file_size()) + ")";
-    }
+  if (const std::string resized = resized_arena(); !resized.empty()) {
+    o.status = CallOutcome::Error;
+    o.message = resized;
+  }
   return o;
+}
+
+std::string Session::resized_arena() const {
+  std::string why;
+  for (const SharedArena* a : std::initializer_list<const SharedArena*>{&arena_, common() ? opt_.common_arena : nullptr})
+    if (!device_ && a && a->file_size() != a->size())
+      why = "the submission resized the shared memory file that holds its buffers (" + std::to_string(a->size()) +
+            " bytes, now " + std::to_string(a->file_size()) + ")";
+  return why;
 }
 
 CallOutcome Session::hold_between_calls(const char* before) {

@@ -24,6 +24,8 @@
 #include "harness/problem.h"
 #include "harness/protocol.h"
 #include "harness/timing.h"
+#include "judge/isolation/call_outcome.h"
+#include "judge/timing/interval.h"
 #include "judge/isolation/background.h"
 #include "judge/isolation/device_buffers.h"
 #include "judge/isolation/device_lock.h"
@@ -38,32 +40,6 @@ namespace hpcjudge {
 
 class CpuSpinners;
 
-struct CallOutcome {
-  enum Status { Ok, Error, Crashed, TimedOut, OutOfMemory } status = Ok;
-  double seconds = 0;           // the call on the judge's clock, the round trip subtracted
-  double interval_s = 0;        // the judge's whole interval for the call: sent to reply, nothing subtracted
-  // The judge's interval up to the reply alone (before a GPU call's fence, or the stop that ends a call whose
-  // processes worked on past the reply), the round trip subtracted: what the runner's own figure is
-  // cross-checked against (a pool of OpenMP threads going back to sleep moves the call's end to the stop:
-  // 0.3 ms of a 0.3 ms call with 16 threads on the H200's host).
-  double replied_s = 0;
-  double reported_seconds = 0;  // what the runner said it took: only cross-checked
-  // CallOptions::device_time on a device: the call's device time by events of the runner's context, as the
-  // runner reports it (protocol::Reply::device_seconds): `judge bench`'s figure for the judge's own references.
-  std::optional<double> device_seconds;
-  // A runner marking its calls for `judge profile`: its CPU time over solve() (every thread) and solve()'s wall
-  // time, and its threads' time waiting for a CPU, by its own clocks (protocol::Reply::cpu_seconds): the
-  // profile's "CPUs busy" only.
-  std::optional<double> cpu_seconds, body_seconds, ready_seconds;
-  int64_t ret = 0;              // solve()'s return value, for problems whose solve returns one
-  std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
-  std::optional<size_t> device_held_bytes;  // CPU emulation: what it left allocated after the call
-  std::string message;
-  // The runner ended before the submission's library was asked for (no code of the submission's had run in it):
-  // the set-up's fault (a wrapper that could not start, a path it could not reach), the judge's verdict JE.
-  bool judge_fault = false;
-};
-
 struct SessionOptions {
   std::filesystem::path library;   // the compiled submission
   int threads = 1;                 // OpenMP threads
@@ -77,7 +53,7 @@ struct SessionOptions {
   // pinning the read-back took 0.3-0.5 s a GiB on the H200 (the first load of each case's rivals), for one copy.
   bool pin_read_back = true;
   // GPU on a device: CPUs kept spinning from just before a timed call's (or ping's) request, for their window
-  // or until the call's end (judge/measure/wake_latency.h); none where null. Shared by the grade's sessions,
+  // or until the call's end (judge/timing/wake_latency.h); none where null. Shared by the grade's sessions,
   // the rivals' included.
   CpuSpinners* keep_awake = nullptr;
   // CPU: the buffer that evicts the caches before a timed call (harness/cpu_cache.h), shared by the grade's
@@ -93,7 +69,7 @@ struct SessionOptions {
   // runner where the performance cases have a runner of their own makes none; nor does a rival's, whose calls
   // take the submission's round trip and late-work allowance (Session::late_work_as).
   bool timed_calls = true;
-  // The judge's own reference (a rival beside the submission: judge/grading/rivals.h). Its runner makes itself not
+  // The judge's own reference (a rival beside the submission: judge/timing/rivals.h). Its runner makes itself not
   // dumpable where its buffers are in the host arena (a CPU problem, CPU emulation), so that no other process of
   // the judge's user reads or writes its memory (/proc/PID/mem, ptrace) or opens its files (/proc/PID/fd): graded
   // as an ordinary user without the sandbox, a submission read the fast reference's outputs of the same run that
@@ -141,19 +117,6 @@ struct CallOptions {
   const JudgeDevice* stage = nullptr;
 };
 
-// The channel's round trip on one runner, measured before its submission was loaded.
-struct RoundTrip {
-  double median_s = 0;
-  // What a call's interval has subtracted: the 10th percentile, so that a busy
-  // moment while it was measured can never take more than the round trip off a call.
-  double subtracted_s = 0;
-  double noise_s = 0;  // the spread of the samples: the interquartile range
-  size_t samples = 0;
-  // CPU the runner's processes used from a ping's reply to their stop (going back to waiting, and the stop
-  // itself), in 9 of 10 pings: the runner's own, which a call's late-work allowance adds to (Session::exchange).
-  uint64_t after_cpu_ns = 0;
-};
-
 class Session;
 
 // Ends several sessions at once (the rivals' and the timed one's, after the last
@@ -177,7 +140,7 @@ class Session {
   CallOutcome start(double timeout_s);
   // start()'s first step: the runner's process up and its buffers set up (on a GPU, its CUDA context made and
   // the judge's device buffers mapped), no code of the submission's loaded: what may run beside other work of
-  // the judge's (the submission's compile, other runners' launches: judge/grading/early_runners.h), as it
+  // the judge's (the submission's compile, other runners' launches), as it
   // measures nothing and holds none of the grade's shared aids (SessionOptions::keep_awake).
   CallOutcome launch(double timeout_s);
   // start()'s second step, once the machine is as quiet as for the calls: the round trips measured (what each
@@ -280,6 +243,21 @@ class Session {
   // One request and its reply, the family resumed only in between. A failure
   // (crash, timeout, a family that would not stop) is written into `o`.
   Exchange exchange(protocol::Request q, double timeout_s, const char* during, CallOutcome& o, int pass_fd = -1);
+  // An exchange's moments on the judge's clock (HPCJUDGE_TRACE names them), and the family at the reply.
+  struct Moments {
+    Clock::time_point handed, resumed, unlocked, arrived, fenced, parsed;
+    uint64_t cpu_ns = 0;     // CPU the family had used when the reply arrived
+    std::vector<pid_t> known;  // the family's processes then
+  };
+  // exchange()'s steps: the reply awaited (`channel` -1: the request could not be sent, only the runner's end is awaited), the family
+  // stopped and the interval's end taken; a time limit, the runner's end, a reply that says it failed.
+  std::optional<protocol::Reply> await_reply(uint64_t seq, int channel, Clock::time_point deadline,
+                                             Clock::duration spin, double timeout_s, const char* during,
+                                             CallOutcome& o, Moments& m);
+  bool stop_after_reply(Exchange& x, const Moments& m, bool call, const char* during, CallOutcome& o);
+  void timed_out(double timeout_s, const char* during, CallOutcome& o);
+  void runner_gone(const char* during, CallOutcome& o);
+  void failed_reply(const protocol::Reply& r, const char* during, CallOutcome& o);
   bool simple(protocol::Request q, double timeout_s, const char* during, CallOutcome& o);
   // Why the family, stopped after a call, is past its memory limit (its processes and the files it wrote), or "".
   std::string over_memory_limit(const char* during) const;
@@ -301,6 +279,8 @@ class Session {
   template <class Copy>
   void each_arena_part(size_t copied, size_t from, size_t to, Copy copy) const;
   void ended(CallOutcome& o, const std::string& why, CallOutcome::Status status);
+  // A host arena's shared-memory file (its own, or the common one) whose size the submission changed: why, or "".
+  std::string resized_arena() const;
   // Before the judge writes a call's buffers on the device (or pings): every CUDA process of the family locked
   // once the device work it submitted has ended (within kDeviceWorkLimit), then the family stopped again. False
   // (`o` says why, naming `before`: RE) where some work did not end; the family is killed then.
@@ -308,8 +288,6 @@ class Session {
   bool hold_device_work(CallOutcome& o, const char* before, bool fresh = false);
   // After the family was resumed: what hold_device_work() locked, unlocked. False where the driver refused.
   bool release_device_work(CallOutcome& o, const char* during);
-  // The runner ended of itself (a signal, an exit) during `during`: the call's outcome says how, reaped.
-  void ended_by_itself(CallOutcome& o, const char* during);
   // Under CPU emulation, at a call's time limit: what the emulator says was running (the kernel, its block, the
   // threads that had not ended), asked for with kStallSignal (emulate/runtime/runner.h); "" where it says nothing.
   std::string emulated_stall();

@@ -9,7 +9,7 @@
 
 #include "judge/measure/calibration.h"
 #include "judge/measure/gpu.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 
 namespace hpcjudge {
 

@@ -2,7 +2,7 @@
 // the CPU time of every process that is not the judge's (nor a runner's, nor a rival's: the judge's descendants),
 // and the time the hypervisor took the CPUs away from this machine (steal, in a virtual machine: another guest's
 // work on the same host). The load average cannot say either: the judge's own spinning threads are in it
-// (judge/measure/wake_latency.h), and steal is in nothing a process can see of itself.
+// (judge/timing/wake_latency.h), and steal is in nothing a process can see of itself.
 #pragma once
 #include "harness/json.h"
 #include <optional>

@@ -8,7 +8,7 @@
 
 #include "harness/problem.h"
 #include "harness/text.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/reports/text.h"
 #include "settings/settings.h"
 

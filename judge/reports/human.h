@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "judge/grading/grade.h"
+#include "judge/grading/grade_options.h"
 #include "judge/reports/text.h"
 
 namespace hpcjudge {

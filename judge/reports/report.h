@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "harness/timing.h"
+#include "judge/timing/stats.h"
 #include "judge/grading/kernel_resources.h"
 #include "judge/measure/machine.h"
-#include "judge/grading/verdict.h"
+#include "judge/verdicts/verdict.h"
 #include "judge/reports/record.h"
 
 namespace hpcjudge {
@@ -53,7 +53,7 @@ struct BenchResult {
   double gbps() const { return stats.median > 0 ? bytes / stats.median / 1e9 : 0; }
   double gflops() const { return stats.median > 0 ? flops / stats.median / 1e9 : 0; }
   double gteps() const { return stats.median > 0 ? edges / stats.median / 1e9 : 0; }
-  // Side by side (judge/grading/rivals.h): a reference solution called on the same
+  // Side by side (judge/timing/rivals.h): a reference solution called on the same
   // inputs right beside each timed run of this case, and the runs' paired ratios.
   struct Paired {
     std::string role;        // "fast", or "baseline" where it is quick enough to time beside

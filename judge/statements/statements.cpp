@@ -9,7 +9,7 @@
 #include "harness/arena.h"
 #include "harness/timing.h"
 #include "judge/grading/libraries.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/measure/calibration.h"
 
 namespace hpcjudge {

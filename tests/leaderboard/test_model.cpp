@@ -12,7 +12,7 @@
 #include "judge/classroom/batch.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/classroom/leaderboard_html.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/reports/report.h"
 
 using namespace hpcjudge;

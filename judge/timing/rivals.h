@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "judge/files.h"
-#include "judge/grading/grade.h"
+#include "judge/grading/grade_options.h"
 #include "judge/grading/laid_case.h"
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 #include "judge/isolation/session.h"
 
 namespace hpcjudge {
@@ -55,7 +55,7 @@ class Rivals {
   ~Rivals();
   // Compiles each rival and launches its runner, each on a thread of its own (Session::launch), then makes them
   // ready one after another (Session::ready); one that fails is left out with a note. May run on another thread
-  // than the constructor's (beside the submission's compile: early_runners.h).
+  // than the constructor's (beside the submission's compile).
   void start(const Problem& p, const Paths& paths, const GradeOptions& opt, const std::string& arch,
              const std::string& machine_fingerprint, Listener& listener);
 

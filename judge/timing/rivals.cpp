@@ -1,4 +1,4 @@
-#include "judge/grading/rivals.h"
+#include "judge/timing/rivals.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 #include "harness/bytes.h"
 #include "judge/grading/compile.h"
 #include "judge/isolation/sandbox.h"
-#include "judge/reports/human.h"
+#include "judge/reports/text.h"
 
 namespace hpcjudge {
 

@@ -1,4 +1,4 @@
-#include "judge/measure/wake_latency.h"
+#include "judge/timing/wake_latency.h"
 
 #include <fcntl.h>
 #include <pthread.h>

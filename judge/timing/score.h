@@ -13,11 +13,13 @@
 // kMinScaleSpan times the fast reference's time instead (its span would
 // otherwise be narrower than the noise of one run).
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "judge/grading/grade.h"
+#include "judge/grading/grade_options.h"
+#include "judge/paths.h"
 
 namespace hpcjudge {
 
@@ -76,11 +78,6 @@ void write_scale_cache(const std::filesystem::path& file, const std::string& fin
 std::optional<Scale> cached_scale_in_use(const Problem& p, const Paths& paths, const MachineInfo& m,
                                          std::string* busy = nullptr);
 
-// reference/solutions/<slug>/{baseline,fast}.<ext>, timed once per machine and
-// again whenever either file changes.
-Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
-                            Listener& listener);
-
 // Caches the scale from the baseline's and the fast reference's reports (both
 // AC, timed on this machine in this run): what load_or_measure_scale and make
 // bench both do, so a judge run after make bench finds the scale measured.
@@ -114,7 +111,8 @@ std::optional<double> performance_fraction(const std::vector<BenchResult>& bench
 inline constexpr double kShortCallS = 1e-3;
 std::string machine_noise(const Report& r);
 
-// Fills r.score (and each bench row's reference times).
-void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt, Report& r, Listener& listener);
+// Fills r.score (and each bench row's reference times); `scale_in_use` gives the machine's scale where the
+// performance is scored (judge/grading/grade.h: load_or_measure_scale, which grades the references).
+void score_report(const Problem& p, const GradeOptions& opt, Report& r, const std::function<Scale()>& scale_in_use);
 
 }  // namespace hpcjudge

@@ -1,4 +1,4 @@
-#include "judge/grading/verdict.h"
+#include "judge/verdicts/verdict.h"
 
 namespace hpcjudge {
 

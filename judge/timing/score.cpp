@@ -1,4 +1,4 @@
-#include "judge/grading/score.h"
+#include "judge/timing/score.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,7 @@
 #include <span>
 
 #include "harness/generators.h"
+#include "judge/files.h"
 #include "judge/measure/cpu_activity.h"
 #include "judge/reports/text.h"
 #include "judge/reports/tolerant_json.h"
@@ -114,40 +115,6 @@ std::optional<Scale> cached_scale_in_use(const Problem& p, const Paths& paths, c
   return std::nullopt;
 }
 
-Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
-                            Listener& listener) {
-  std::string busy;
-  if (auto cached = cached_scale_in_use(p, paths, m, &busy)) return *cached;
-  if (!busy.empty()) listener.note(busy);
-  GradeOptions ref = opt;
-  ref.bench = true;
-  ref.score = false;
-  ref.functional_tests = false;  // make test's (reference/<slug>/<file>); the timed outputs are checked
-  ref.folder.clear();  // the judge's own files, never a participant's: no participant's folder holds them
-  // Only the references' timing loops' progress reaches the listener: their results are not the grade's.
-  struct ProgressOnly : Listener {
-    Listener& to;
-    explicit ProgressOnly(Listener& l) : to(l) {}
-    void bench_progress(const Case& c, const TimingLoop::Progress& pr) override { to.bench_progress(c, pr); }
-  } progress(listener);
-  if (busy.empty())
-    listener.note("the first grade of " + p.info().slug + " on this machine is slower: timing this machine's scale "
-                  "once (the baseline and the fast reference solutions, which the score compares your times with); "
-                  "later grades reuse it");
-  Report rep[2];
-  const char* roles[2] = {"baseline", "fast"};
-  for (int k = 0; k < 2; ++k) {
-    const fs::path src = reference_solution(p, paths, roles[k]);
-    if (!fs::exists(src)) return {{}, "no " + src.string()};
-    listener.note(std::string("timing the ") + roles[k] + " reference solution on this machine (once; cached)");
-    rep[k] = grade(p, src, ref, paths, progress);
-    if (rep[k].verdict != Verdict::AC)
-      return {{}, std::string("the ") + roles[k] + " reference solution got " + verdict_name(rep[k].verdict) + ": " +
-                      rep[k].message};
-  }
-  return save_scale(p, paths, m, rep[0], rep[1]);
-}
-
 Scale save_scale(const Problem& p, const Paths& paths, const MachineInfo& m, const Report& baseline,
                  const Report& fast) {
   Scale s;
@@ -222,7 +189,7 @@ std::string machine_noise(const Report& r) {
     char buf[120];
     std::snprintf(buf, sizeof buf, "load average %.2f on %d cores", one, r.machine.cores);
     why = buf;
-    // The judge's own spinners count in it while they spin (judge/measure/wake_latency.h).
+    // The judge's own spinners count in it while they spin (judge/timing/wake_latency.h).
     if (r.timing.is_object() && r.timing.value("cpus_spinning_in_calls", 0) > 0) {
       std::snprintf(buf, sizeof buf, ", with the judge's %d spinning threads in it for %.2f s of calls",
                     r.timing.value("cpus_spinning_in_calls", 0), r.timing.value("cpus_spinning_s", 0.0));
@@ -258,7 +225,7 @@ std::string machine_noise(const Report& r) {
   return why.empty() ? "the runs' times spread widely" : why;
 }
 
-void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt, Report& r, Listener& listener) {
+void score_report(const Problem& p, const GradeOptions& opt, Report& r, const std::function<Scale()>& scale_in_use) {
   const Points& pts = p.info().points;
   r.score.max = pts.total();
   if (r.verdict != Verdict::AC) {
@@ -270,7 +237,7 @@ void score_report(const Problem& p, const Paths& paths, const GradeOptions& opt,
     r.score.note = "performance not measured (--no-bench)";
     return;
   }
-  const Scale scale = load_or_measure_scale(p, paths, opt, r.machine, listener);
+  const Scale scale = scale_in_use();
   if (!scale.error.empty()) {
     r.score.note = "no performance scale on this machine: " + scale.error;
     return;
