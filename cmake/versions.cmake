@@ -13,7 +13,7 @@
 #   reference/solutions/<slug>/baseline.* and fast.* (the scoring scale).
 # The judge's version is VERSION, "+", and the first 12 hex digits of the same
 # digest over what decides every problem's verdicts, times and scores alike:
-#   harness/*, judge/grading/*, judge/isolation/*, judge/measure/*, judge/verdicts/*, judge/timing/*, judge/files.*,
+#   harness/*, judge/grading/*, judge/isolation/*, judge/machine/*, judge/verdicts/*, judge/timing/*, judge/files.*,
 #   judge/paths.*, settings/*.
 cmake_minimum_required(VERSION 3.24)
 
@@ -82,7 +82,7 @@ foreach(slug IN LISTS problem_dirs)
 endforeach()
 
 file(GLOB_RECURSE judge_files RELATIVE "${ROOT}" "${ROOT}/harness/*" "${ROOT}/judge/grading/*"
-     "${ROOT}/judge/isolation/*" "${ROOT}/judge/measure/*" "${ROOT}/judge/verdicts/*" "${ROOT}/judge/timing/*" "${ROOT}/judge/files.*" "${ROOT}/judge/paths.*"
+     "${ROOT}/judge/isolation/*" "${ROOT}/judge/machine/*" "${ROOT}/judge/verdicts/*" "${ROOT}/judge/timing/*" "${ROOT}/judge/files.*" "${ROOT}/judge/paths.*"
      "${ROOT}/settings/*")
 digest_of("${judge_files}" jd)
 string(SUBSTRING "${jd}" 0 12 jd)

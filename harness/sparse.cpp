@@ -1,4 +1,4 @@
-#include "sparse.h"
+#include "harness/sparse.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,7 +8,7 @@
 
 #include <omp.h>
 
-#include "philox.h"
+#include "sdk/philox.h"
 
 namespace hpcjudge::gen {
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <span>
 
-#include "harness/generators.h"
+#include "sdk/generators.h"
 #include "judge/files.h"
 #include "settings/settings.h"
 

@@ -1,4 +1,4 @@
-// How cold a call's data is after the judge's cache flush (harness/cpu_cache.h, docs/design.md "The loop"):
+// How cold a call's data is after the judge's cache flush (judge/machine/cpu_cache.h, docs/design.md "The loop"):
 // one thread per allowed CPU, pinned, writes its share of a working set (as a call's threads leave their
 // outputs), then, after one of the flushes below, reads its share again; the slowest thread's read is the
 // round's time. Per working-set size and flush, the median of 31 rounds, in us, and as GB/s of the re-read:
@@ -7,7 +7,7 @@
 //   every-cpu    CacheFlusher::Reach::EveryCpu: every allowed CPU reads its share of the buffer, on a thread
 //                pinned to it, each last-level cache instance's CPUs the whole buffer between them;
 //   cold         every CPU reads 1 GiB of other memory: about as cold as the data can be made.
-//   g++ -std=c++20 -O2 -pthread -I. -Iharness -o flush_probe lab/flush_probe.cpp harness/cpu_cache.cpp && ./flush_probe
+//   g++ -std=c++20 -O2 -pthread -I. -o flush_probe lab/flush_probe.cpp judge/machine/cpu_cache.cpp && ./flush_probe
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/cpu_cache.h"
+#include "judge/machine/cpu_cache.h"
 
 namespace {
 

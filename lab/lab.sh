@@ -61,8 +61,8 @@ case $phase in
     ;;
   flush-probe)
     # How cold a call's data is after the judge's CPU cache flush (one thread's) and after the every-CPU flush
-    # (harness/cpu_cache.h), against 1 GiB of other reads.
-    g++ -std=c++20 -O2 -pthread -I. -Iharness -o "$out/flush_probe" lab/flush_probe.cpp harness/cpu_cache.cpp &&
+    # (judge/machine/cpu_cache.h), against 1 GiB of other reads.
+    g++ -std=c++20 -O2 -pthread -I. -o "$out/flush_probe" lab/flush_probe.cpp judge/machine/cpu_cache.cpp &&
       "$out/flush_probe" | tee "$out/flush-probe.txt"
     ;;
   switch-probe | l2-probe | busy-probe | unlock-probe)

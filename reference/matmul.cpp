@@ -11,7 +11,7 @@
 extern "C" char* openblas_get_corename(void);
 #endif
 
-#include "harness/philox.h"
+#include "sdk/philox.h"
 
 namespace hpcjudge::reference {
 

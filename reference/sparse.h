@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "harness/uninitialized.h"
+#include "sdk/uninitialized.h"
 
 namespace hpcjudge::reference {
 

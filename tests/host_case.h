@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 
 struct HostCase {
   hpcjudge::Signature sig;

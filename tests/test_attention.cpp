@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "host_case.h"
 #include "reference/attention.h"
 #include "tf32.h"

@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "queue_bfs.h"
-#include "harness/arena.h"
-#include "harness/generators.h"
-#include "harness/problem.h"
+#include "sdk/arena.h"
+#include "sdk/generators.h"
+#include "sdk/problem.h"
 #include "harness/sparse.h"
-#include "harness/verify.h"
+#include "sdk/verify.h"
 #include "host_case.h"
 #include "reference/sparse.h"
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "judge/measure/calibration.h"
+#include "judge/machine/calibration.h"
 
 using namespace hpcjudge;
 namespace fs = std::filesystem;

@@ -11,11 +11,11 @@
 #include <limits>
 #include <vector>
 
-#include "harness/arena.h"
-#include "harness/bytes.h"
-#include "harness/checker.h"
-#include "harness/runner_memory.h"
-#include "harness/spans.h"
+#include "sdk/arena.h"
+#include "sdk/bytes.h"
+#include "sdk/checker.h"
+#include "runner/runner_memory.h"
+#include "sdk/spans.h"
 
 using namespace hpcjudge;
 using Catch::Matchers::ContainsSubstring;

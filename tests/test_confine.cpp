@@ -1,4 +1,4 @@
-// The runner's confinement before it loads a submission (harness/confine.h), in a forked child (it cannot be
+// The runner's confinement before it loads a submission (runner/confine.h), in a forked child (it cannot be
 // undone): files written in its TMPDIR, and refused in a folder beside it, in /tmp, and renamed out of TMPDIR;
 // a signal to the parent refused from Landlock's sixth version on; files read everywhere but where the judge
 // hides. Skipped where the kernel has no Landlock.
@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/confine.h"
+#include "runner/confine.h"
 #include "settings/settings.h"
 
 using namespace hpcjudge;

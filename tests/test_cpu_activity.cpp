@@ -1,4 +1,4 @@
-// What the machine's CPUs did beside a grade's timing (judge/measure/cpu_activity.h): a process outside the
+// What the machine's CPUs did beside a grade's timing (judge/machine/cpu_activity.h): a process outside the
 // judge's family is counted as another's work, the family's own (a child, reaped or not) is not; and the words a
 // wide interval gets from it.
 #include <sys/wait.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "judge/measure/cpu_activity.h"
+#include "judge/machine/cpu_activity.h"
 
 using namespace hpcjudge;
 

@@ -1,4 +1,4 @@
-// The cache flush before a timed call (harness/cpu_cache.h): which CPUs share which last-level cache, read from
+// The cache flush before a timed call (judge/machine/cpu_cache.h): which CPUs share which last-level cache, read from
 // a sysfs tree, and a flush that every allowed CPU takes part in.
 #include <catch2/catch_test_macros.hpp>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "harness/cpu_cache.h"
+#include "judge/machine/cpu_cache.h"
 #include "judge/files.h"
 
 using namespace hpcjudge;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/arena.h"
+#include "sdk/arena.h"
 #include "judge/isolation/device_buffers.h"
 
 using namespace hpcjudge;

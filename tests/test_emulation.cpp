@@ -1,12 +1,12 @@
-// The source rewrite of CPU emulation (judge/grading/emulation.h): launches and
+// The source rewrite of CPU emulation (emulate/rewrite/rewrite.h): launches and
 // __shared__ declarations, on the same lines, comments and literals untouched.
 #include <catch2/catch_test_macros.hpp>
 
 #include <algorithm>
 #include <string>
 
-#include "harness/problem.h"
-#include "judge/grading/emulation.h"
+#include "sdk/problem.h"
+#include "emulate/rewrite/rewrite.h"
 
 using hpcjudge::rewrite_for_emulation;
 

@@ -11,7 +11,7 @@
 #include "judge/classroom/leaderboard.h"
 #include "judge/files.h"
 #include "judge/grading/compile.h"
-#include "judge/measure/gpu.h"
+#include "judge/machine/gpu.h"
 #include "judge/reports/tolerant_json.h"
 
 using namespace hpcjudge;

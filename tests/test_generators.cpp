@@ -7,8 +7,8 @@
 #include <omp.h>
 #include <vector>
 
-#include "harness/generators.h"
-#include "harness/philox.h"
+#include "sdk/generators.h"
+#include "sdk/philox.h"
 
 using namespace hpcjudge;
 

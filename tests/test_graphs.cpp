@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "queue_bfs.h"
-#include "harness/generators.h"
+#include "sdk/generators.h"
 #include "harness/sparse.h"
 #include "reference/sparse.h"
 

@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "harness/arena.h"
-#include "harness/problem.h"
+#include "sdk/arena.h"
+#include "sdk/problem.h"
 #include "judge/grading/case_inputs_cache.h"
 #include "judge/grading/inputs_ahead.h"
 

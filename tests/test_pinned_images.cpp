@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/arena.h"
+#include "sdk/arena.h"
 #include "judge/isolation/device_buffers.h"
 #include "judge/isolation/pinned_images.h"
 

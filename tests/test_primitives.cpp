@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/generators.h"
-#include "harness/philox.h"
-#include "harness/problem.h"
-#include "harness/verify.h"
+#include "sdk/generators.h"
+#include "sdk/philox.h"
+#include "sdk/problem.h"
+#include "sdk/verify.h"
 #include "reference/primitives.h"
 #include "host_case.h"
 

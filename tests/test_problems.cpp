@@ -11,9 +11,9 @@
 #include <set>
 #include <vector>
 
-#include "harness/generators.h"
-#include "harness/problem.h"
-#include "harness/verify.h"
+#include "sdk/generators.h"
+#include "sdk/problem.h"
+#include "sdk/verify.h"
 #include "reference/matmul.h"
 #include "reference/softmax.h"
 #include "host_case.h"

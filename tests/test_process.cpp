@@ -23,8 +23,8 @@
 #include <thread>
 #include <vector>
 
-#include "harness/arena.h"
-#include "harness/protocol.h"
+#include "sdk/arena.h"
+#include "protocol/protocol.h"
 
 #include "judge/files.h"
 #include "judge/isolation/family.h"
@@ -288,7 +288,7 @@ TEST_CASE("protocol: a call's device time is asked for and reported only where j
   CHECK_FALSE(protocol::parse_reply(odd));
 }
 
-TEST_CASE("protocol: a key a const JSON object lacks stops the process, never reads past the map (harness/json.h)") {
+TEST_CASE("protocol: a key a const JSON object lacks stops the process, never reads past the map (protocol/json.h)") {
   const nlohmann::json row = {{"fast", {{"median_s", 0.5}}}};
   CHECK(row["fast"]["median_s"] == 0.5);  // a key it has: read as ever
   const pid_t child = fork();

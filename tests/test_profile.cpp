@@ -9,7 +9,7 @@
 #include <regex>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include "judge/measure/profile.h"
+#include "judge/machine/profile.h"
 
 using namespace hpcjudge;
 using Catch::Matchers::ContainsSubstring;
@@ -148,7 +148,7 @@ TEST_CASE("the runner's prefixes: ncu filtered to the submission's kernels, perf
   const auto n = ncu_prefix("/opt/ncu", {"_Z3addPfi", "plain"}, 2, "/tmp/x/rep");
   const std::string s = [&] { std::string t; for (const auto& a : n) t += a + " "; return t; }();
   CHECK_THAT(s, ContainsSubstring("--set full --launch-count 2 -f -o /tmp/x/rep"));
-  // Only the launches inside the runner's range around solve(), never setup()'s (harness/profiler_range.h).
+  // Only the launches inside the runner's range around solve(), never setup()'s (protocol/profiler_range.h).
   CHECK_THAT(s, ContainsSubstring("--nvtx --nvtx-include solve/ "));
   CHECK_THAT(s, ContainsSubstring("--kernel-name-base mangled --kernel-name regex:^(_Z3addPfi|plain)$"));
   // A kernel in an anonymous namespace: its hash differs from compile to compile, so any is matched.

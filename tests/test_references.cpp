@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/generators.h"
+#include "sdk/generators.h"
 #include "reference/matmul.h"
 #include "reference/primitives.h"
 #include "reference/rle.h"

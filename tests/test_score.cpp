@@ -7,7 +7,7 @@
 #include <iterator>
 #include <unistd.h>
 
-#include "judge/measure/calibration.h"
+#include "judge/machine/calibration.h"
 #include "judge/timing/score.h"
 #include "judge/reports/human.h"
 

@@ -9,13 +9,13 @@
 #include <numeric>
 #include <vector>
 
-#include "harness/checker.h"
-#include "harness/generators.h"
-#include "harness/philox.h"
-#include "harness/problem.h"
-#include "harness/protocol.h"
+#include "sdk/checker.h"
+#include "sdk/generators.h"
+#include "sdk/philox.h"
+#include "sdk/problem.h"
+#include "protocol/protocol.h"
 #include "harness/sparse.h"
-#include "harness/verify.h"
+#include "sdk/verify.h"
 #include "host_case.h"
 #include "reference/sparse.h"
 

@@ -2,7 +2,7 @@
 // hand in a README (or a problem whose description says otherwise) is found.
 #include <catch2/catch_test_macros.hpp>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/statements/statements.h"
 
 using namespace hpcjudge;

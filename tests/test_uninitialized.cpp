@@ -1,10 +1,10 @@
 // UninitVector's large arrays: mapped with a rounded length, kept when given back, and taken again by the next
-// array of that length (harness/uninitialized.h).
+// array of that length (sdk/uninitialized.h).
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdint>
 
-#include "harness/uninitialized.h"
+#include "sdk/uninitialized.h"
 
 using namespace hpcjudge;
 

@@ -16,7 +16,7 @@
 // too (the C library: memcpy, memmove, stdio, qsort): so the judge's buffers and
 // every cudaMalloc allocation but a managed one are PROT_NONE outside a kernel
 // and the emulator's own copies and fills; a host fault there is reported as the
-// instrumented path reports an access (harness/emulated_memory.cpp's runner
+// instrumented path reports an access (runner/emulated_memory.cpp's runner
 // touches none of it: the judge writes and reads the buffers through its own mapping). No other code may change
 // these protections or mappings (guard.cpp).
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-// What the runner asks of the emulator (harness/runner_memory.cpp, emulated
+// What the runner asks of the emulator (runner/runner_memory.cpp, emulated
 // mode): the device range set up, the judge's buffers mapped into it, and
 // each call's device-memory account and errors.
 #pragma once
@@ -15,7 +15,7 @@ struct Buffer {
   std::string name;
 };
 
-// Device memory the submission holds, against the call's limit (as harness/device_memory.h on a GPU).
+// Device memory the submission holds, against the call's limit (as runner/device_memory.h on a GPU).
 struct Ledger {
   size_t held = 0, peak = 0, limit = 0, refused = 0, refused_at = 0;
   bool admit(size_t bytes);

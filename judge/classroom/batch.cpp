@@ -7,7 +7,7 @@
 #include <map>
 #include <thread>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/classroom/child_judge.h"
 #include "judge/classroom/kept_reports.h"
 #include "judge/classroom/leaderboard.h"
@@ -15,7 +15,7 @@
 #include "judge/classroom/setup_checks.h"
 #include "judge/files.h"
 #include "judge/grading/grade.h"
-#include "judge/measure/gpu.h"
+#include "judge/machine/gpu.h"
 #include "judge/reports/course.h"
 #include "judge/reports/report.h"
 #include "judge/reports/text.h"

@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cstdio>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/files.h"
-#include "judge/measure/machine.h"
+#include "judge/machine/machine.h"
 #include "judge/reports/text.h"
 #include "judge/reports/tolerant_json.h"
 #include "settings/settings.h"

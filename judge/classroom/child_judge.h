@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 
-#include "harness/json.h"
+#include "protocol/json.h"
 #include "judge/classroom/batch.h"
 #include "judge/grading/grade.h"
 #include "judge/isolation/process.h"

@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/files.h"
 #include "judge/grading/grade.h"

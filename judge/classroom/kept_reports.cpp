@@ -4,10 +4,10 @@
 #include <map>
 #include <set>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/grading/grade.h"
-#include "judge/measure/gpu.h"
+#include "judge/machine/gpu.h"
 #include "judge/reports/report.h"
 #include "judge/reports/text.h"
 #include "judge/reports/tolerant_json.h"

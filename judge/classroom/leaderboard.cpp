@@ -10,7 +10,7 @@
 #include <optional>
 #include <set>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/classroom/leaderboard_html.h"
 #include "judge/timing/score.h"
 #include "judge/reports/tolerant_json.h"

@@ -4,7 +4,7 @@
 // against the baseline and fast reference.
 #pragma once
 #include <filesystem>
-#include "harness/json.h"
+#include "protocol/json.h"
 #include <string>
 #include <vector>
 

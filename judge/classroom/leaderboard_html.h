@@ -23,7 +23,7 @@
 // load and writes "order: a|b|...\nerrors: N" into <pre id="selftest-result">;
 // tests/leaderboard/browser_test.sh drives it in headless Chromium.
 #pragma once
-#include "harness/json.h"
+#include "protocol/json.h"
 #include <string>
 
 namespace hpcjudge {

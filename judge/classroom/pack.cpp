@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include "harness/json.h"
+#include "protocol/json.h"
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/files.h"
 #include "judge/grading/grade.h"

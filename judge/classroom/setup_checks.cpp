@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/classroom/child_judge.h"
 #include "judge/classroom/leaderboard.h"
 #include "judge/grading/grade.h"

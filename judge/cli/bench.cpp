@@ -1,7 +1,7 @@
-// `judge bench [SLUG...]`: the reference solutions timed side by side (judge/measure/bench.h).
+// `judge bench [SLUG...]`: the reference solutions timed side by side (judge/machine/bench.h).
 #include "judge/cli/commands.h"
 #include "judge/cli/usage.h"
-#include "judge/measure/bench.h"
+#include "judge/machine/bench.h"
 
 namespace hpcjudge::cli {
 

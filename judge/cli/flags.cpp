@@ -10,10 +10,10 @@
 #include <filesystem>
 #include <span>
 
-#include "harness/generators.h"
+#include "sdk/generators.h"
 #include "judge/cli/usage.h"
 #include "judge/files.h"
-#include "judge/measure/gpu.h"
+#include "judge/machine/gpu.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/reports/text.h"
 
@@ -118,7 +118,7 @@ void GradingFlags::read_seed_file() {
     throw UsageError(std::string("--seed-file: ") + e.what());
   }
   // Hidden from every runner and compiler, whatever its mode: under the sandbox a mount over it, without it
-  // Landlock (harness/confine.h; a batch hides it in each child judge, by the path it is found at).
+  // Landlock (runner/confine.h; a batch hides it in each child judge, by the path it is found at).
   opt.hidden.push_back(seed_file);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   if (text.empty()) throw UsageError(seed_file + ": the seed file is empty");

@@ -21,7 +21,7 @@ struct GradingFlags {
   void add_to(CLI::App& app, bool per_file = true);
   // After parsing: the seed file read, the flags checked (a UsageError for a bad one).
   void settle();
-  // Without the sandbox the seed file is hidden by Landlock (harness/confine.h); where the kernel has none, says
+  // Without the sandbox the seed file is hidden by Landlock (runner/confine.h); where the kernel has none, says
   // who could read it: the judge's own user (a runner as an ordinary user's), or every user where its mode lets
   // them (a runner as root's, a user of its own).
   void warn_if_seed_in_reach(bool sandbox) const;

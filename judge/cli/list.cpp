@@ -3,8 +3,8 @@
 
 #include "judge/cli/commands.h"
 #include "judge/cli/usage.h"
-#include "judge/measure/gpu.h"
-#include "judge/measure/gpu.h"
+#include "judge/machine/gpu.h"
+#include "judge/machine/gpu.h"
 
 namespace hpcjudge::cli {
 

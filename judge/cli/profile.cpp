@@ -13,9 +13,9 @@
 #include "judge/files.h"
 #include "judge/grading/compile.h"
 #include "judge/isolation/process.h"
-#include "judge/measure/gpu.h"
-#include "judge/measure/machine.h"
-#include "judge/measure/profile.h"
+#include "judge/machine/gpu.h"
+#include "judge/machine/machine.h"
+#include "judge/machine/profile.h"
 #include "judge/reports/human.h"
 
 namespace hpcjudge::cli {
@@ -83,7 +83,7 @@ bool attach_ncu(const Problem& p, const Paths& paths, const fs::path& src, Profi
   std::vector<std::string> mangled;
   for (const KernelResources& k : cr.kernels) mangled.push_back(k.mangled);
   // ncu keeps its settings under $HOME: the runner's own user (as root) may write only the profile's folder.
-  // The runner marks its calls of solve() for ncu's filter (harness/profiler_range.h).
+  // The runner marks its calls of solve() for ncu's filter (protocol/profiler_range.h).
   opt.runner_prefix = {"env", std::string(settings::kHome.name) + "=" + prof.tmp.string(),
                        std::string(settings::kProfileRange.name) + "=1"};
   for (auto& a : ncu_prefix(prof.tool, mangled, static_cast<int>(mangled.size()), prof.tmp / prof.base))
@@ -95,7 +95,7 @@ void attach_perf(Profiler& prof, GradeOptions& opt) {
   prof.tool = perf_path();
   if (prof.tool.empty())
     throw UsageError("perf is not installed here (apt-get install linux-perf): nothing to profile with");
-  // The runner measures its CPU time over each call of solve() (harness/profiler_range.h): perf's task-clock
+  // The runner measures its CPU time over each call of solve() (protocol/profiler_range.h): perf's task-clock
   // spans its whole life, mostly waiting between calls.
   opt.runner_prefix = {"env", std::string(settings::kProfileRange.name) + "=1"};
   for (auto& a : perf_prefix(prof.tool, prof.tmp / (prof.base + ".perf.csv"))) opt.runner_prefix.push_back(std::move(a));

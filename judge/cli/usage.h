@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/paths.h"
 
 namespace hpcjudge::cli {

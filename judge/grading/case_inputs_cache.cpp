@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "harness/generators.h"
+#include "sdk/generators.h"
 #include "judge/files.h"
 #include "harness/timing.h"
 #include "judge/paths.h"

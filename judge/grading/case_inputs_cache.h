@@ -9,7 +9,7 @@
 #pragma once
 #include <filesystem>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 
 namespace hpcjudge {
 

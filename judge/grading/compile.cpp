@@ -14,15 +14,15 @@
 #include <sstream>
 #include <string_view>
 
-#include "harness/generators.h"
+#include "sdk/generators.h"
 #include "harness/timing.h"
 #include "judge/files.h"
-#include "judge/grading/emulation.h"
+#include "emulate/rewrite/rewrite.h"
 #include "judge/grading/libraries.h"
 #include "judge/isolation/process.h"
 #include "settings/settings.h"
 #include "judge/isolation/sandbox.h"
-#include "judge/measure/gpu.h"
+#include "judge/machine/gpu.h"
 #include "judge/paths.h"
 #include "judge/sha256.h"
 #include "judge/versions.h"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/grading/kernel_resources.h"
 #include "judge/grading/libraries.h"
 #include "judge/paths.h"
@@ -38,7 +38,7 @@ struct CompileOptions {
   // (C++) and exempt from the problem's library rule.
   bool vendor = false;
   bool sandbox = false;  // the compiler under bubblewrap
-  // A GPU problem compiled for the CUDA emulator (judge/grading/emulation.h): g++
+  // A GPU problem compiled for the CUDA emulator (emulate/rewrite/rewrite.h): g++
   // against emulate/include, linked with the emulator's library, not nvcc.
   bool emulate = false;
   std::vector<std::filesystem::path> hidden;  // more paths the sandbox hides

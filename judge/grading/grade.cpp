@@ -13,18 +13,18 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include "judge/measure/calibration.h"
-#include "judge/measure/cpu_activity.h"
+#include "judge/machine/calibration.h"
+#include "judge/machine/cpu_activity.h"
 #include "judge/grading/compile.h"
 #include "judge/grading/early_runners.h"
 #include "judge/files.h"
-#include "judge/measure/gpu.h"
+#include "judge/machine/gpu.h"
 #include "judge/timing/wake_latency.h"
 #include "harness/timing.h"
 #include "judge/timing/bench_runner.h"
 #include "judge/timing/budget.h"
 #include "judge/timing/loop.h"
-#include "harness/verify.h"
+#include "sdk/verify.h"
 #include "judge/grading/reference_cache.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/isolation/scheduling.h"

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/grading/grade_options.h"
 #include "judge/paths.h"
 #include "judge/reports/report.h"

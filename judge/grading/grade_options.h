@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/reports/report.h"
 #include "judge/timing/loop.h"
 
@@ -19,7 +19,7 @@ inline constexpr size_t kMaxSourceBytes = size_t{4} << 20;  // a submission's so
 // The last (largest) test runs a second time with other inputs, named "<name> (new inputs)".
 inline constexpr std::string_view kNewInputs = " (new inputs)";
 
-// A GPU problem's code on the CPU (judge/grading/emulation.h): Auto emulates where
+// A GPU problem's code on the CPU (emulate/rewrite/rewrite.h): Auto emulates where
 // this machine has no usable GPU (or no nvcc), On always, Off never (SKIP there).
 enum class Emulation { Auto, On, Off };
 
@@ -48,7 +48,7 @@ struct GradeOptions {
   // A vendor anchor for `judge bench` (reference/solutions/<slug>/vendor.*): every
   // library allowed, cuBLAS or OpenBLAS linked.
   bool vendor = false;
-  // `judge profile` (judge/measure/profile.h): only this performance case, without the
+  // `judge profile` (judge/machine/profile.h): only this performance case, without the
   // functional tests, the runner started under `runner_prefix` (ncu or perf stat).
   std::string only_case;
   std::vector<std::string> runner_prefix;

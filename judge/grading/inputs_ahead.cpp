@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "harness/bytes.h"
+#include "sdk/bytes.h"
 #include "harness/timing.h"
 #include "judge/isolation/family.h"
 #include "judge/isolation/futex.h"

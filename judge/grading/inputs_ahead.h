@@ -29,7 +29,7 @@
 #include <optional>
 #include <thread>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/grading/laid_case.h"
 #include "judge/isolation/background.h"
 

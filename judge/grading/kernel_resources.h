@@ -4,7 +4,7 @@
 // any profiler runs: spills go to local memory, and registers or shared memory past
 // a threshold leave fewer warps on an SM to hide memory latency.
 #pragma once
-#include "harness/json.h"
+#include "protocol/json.h"
 #include <optional>
 #include <string>
 #include <vector>

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "harness/bytes.h"
-#include "harness/verify.h"
+#include "sdk/bytes.h"
+#include "sdk/verify.h"
 #include "judge/grading/case_inputs_cache.h"
 #include "judge/verdicts/memory_limit.h"
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/arena.h"
-#include "harness/problem.h"
+#include "sdk/arena.h"
+#include "sdk/problem.h"
 #include "judge/verdicts/outcome.h"
 #include "judge/isolation/session.h"
 
@@ -82,7 +82,7 @@ struct Against {
 };
 
 // The call's verdict: how it ended, else the guard zones, the inputs, then the
-// return value and outputs (harness/verify.h, or the problem's spot check).
+// return value and outputs (sdk/verify.h, or the problem's spot check).
 Checked judge_call(const Problem& p, const Case& c, const LaidCase& l, const Against& against, const CallOutcome& o,
                    const std::byte* image, const std::byte* result);
 // judge_call() without the guard zones and inputs: how it ended, the return value and the outputs alone (a

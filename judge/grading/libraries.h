@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/isolation/process.h"
 #include "judge/paths.h"
 

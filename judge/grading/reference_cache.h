@@ -4,7 +4,7 @@
 // every input byte, so a changed seed, generator or case can never be served
 // a stale answer. Files live under the cache folder, which the sandbox hides.
 #pragma once
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/paths.h"
 
 namespace hpcjudge {

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "harness/text.h"
+#include "sdk/text.h"
 
 namespace hpcjudge {
 

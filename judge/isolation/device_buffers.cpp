@@ -10,9 +10,9 @@
 #ifdef HPCJUDGE_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "harness/arena.h"
-#include "harness/device_share.h"
-#include "harness/spans.h"
+#include "sdk/arena.h"
+#include "protocol/device_share.h"
+#include "sdk/spans.h"
 #endif
 
 namespace hpcjudge {

@@ -1,5 +1,5 @@
 // The judge's side of a GPU problem's buffers: one device allocation in the
-// judge's own CUDA context, shared with the runner (harness/device_share.h),
+// judge's own CUDA context, shared with the runner (protocol/device_share.h),
 // which the judge fills before a call and reads after it while the
 // submission's processes are stopped. Before a timed call it also resets
 // what could carry data across the L2 flush: the persisting-L2 limit is set to
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/spans.h"
+#include "sdk/spans.h"
 
 namespace hpcjudge {
 
@@ -43,7 +43,7 @@ class JudgeDevice {
                       const Spans& repeating = {}) = 0;
   // upload() from another JudgeDevice's buffers (of the same process) instead, device to device: [0, copied)
   // but the scratch spans from `other`, the rest of [0, bytes) but the scratch spans guard bytes (kGuardByte, the
-  // guard word of a workspace, the only buffers there: harness/arena.h; `other`'s layout may differ there:
+  // guard word of a workspace, the only buffers there: sdk/arena.h; `other`'s layout may differ there:
   // another solution's workspaces).
   virtual void copy_from(const JudgeDevice& other, size_t copied, size_t bytes, const Spans& scratch,
                          bool fill_scratch = true) = 0;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "harness/uninitialized.h"
+#include "sdk/uninitialized.h"
 
 namespace hpcjudge {
 

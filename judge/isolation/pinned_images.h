@@ -17,7 +17,7 @@
 #include <mutex>
 #include <vector>
 
-#include "harness/arena.h"
+#include "sdk/arena.h"
 
 namespace hpcjudge {
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/private_tmp.h"
+#include "protocol/private_tmp.h"
 
 namespace hpcjudge {
 
@@ -61,7 +61,7 @@ struct SpawnOptions {
   // with that process): a compiler's own children (cc1plus reading /dev/zero) outlived a killed judge.
   bool die_together = false;
   // Where private_tmp.tmpdir is set and the judge is root: the child's TMPDIR and /dev/shm are mounts of its own
-  // (harness/private_tmp.h), and HPCJUDGE_PRIVATE_TMP (settings::kPrivateTmp) is set in its environment where they were made.
+  // (protocol/private_tmp.h), and HPCJUDGE_PRIVATE_TMP (settings::kPrivateTmp) is set in its environment where they were made.
   PrivateTmp private_tmp;
   // The child and all it starts under the syscall filter (judge/isolation/syscall_filter.h). Off only for the
   // judge's own programs that manage runners themselves (a batch's judges, which signal their runners' users).

@@ -1,4 +1,4 @@
-// The files a runner wrote: what its own tmpfs mounts hold (harness/private_tmp.h), what its folder on disk holds
+// The files a runner wrote: what its own tmpfs mounts hold (protocol/private_tmp.h), what its folder on disk holds
 // where it has none, and as root what its user left in the machine's shared places to write.
 #pragma once
 

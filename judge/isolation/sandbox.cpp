@@ -1,7 +1,7 @@
 #include "judge/isolation/sandbox.h"
 
-#include "harness/private_tmp.h"
-#include "judge/measure/gpu.h"
+#include "protocol/private_tmp.h"
+#include "judge/machine/gpu.h"
 #include "settings/settings.h"
 
 #include <unistd.h>
@@ -88,7 +88,7 @@ std::vector<std::string> sandbox_wrapper(const Paths& paths, const SandboxOption
     for (const fs::path& node : nvidia_device_nodes()) w.insert(w.end(), {"--dev-bind", node.string(), node.string()});
   // The runner and the compiled submission, read-only, also where they live under
   // /tmp (a checkout or a build there), which the private /tmp would hide. The
-  // runner's temporary folder, the one it may write in (harness/confine.h), is the
+  // runner's temporary folder, the one it may write in (runner/confine.h), is the
   // private /tmp, whatever folder of its own the judge named outside.
   if (!opt.compiler)
     w.insert(w.end(), {"--ro-bind", paths.runner.parent_path().string(), paths.runner.parent_path().string(),

@@ -27,14 +27,14 @@ struct SandboxOptions {
   std::vector<std::filesystem::path> hidden = {};  // more paths hidden: a folder under an empty tmpfs, a file as /dev/null
   std::vector<std::filesystem::path> read_only = {};  // more folders the compiler sees, read-only (the CUDA emulator's)
   // The size of each of its own tmpfs mounts, /tmp and /dev/shm: a runner's memory limit, which what it writes
-  // there counts against (harness/private_tmp.h).
+  // there counts against (protocol/private_tmp.h).
   size_t tmp_bytes = size_t{1} << 30;
 };
 
 // What no runner may read: the repository's reference/ (the answers) and tests/, the judge's cache (cached
 // reference answers and scales, the compiled references and other participants' libraries), its reports
 // (.hpcjudge/), and `more` (what the judge names). The sandbox hides them by mounts; a runner of the judge's own
-// user without it, by Landlock (harness/confine.h: `hpcjudge-runner --hide`).
+// user without it, by Landlock (runner/confine.h: `hpcjudge-runner --hide`).
 std::vector<std::filesystem::path> hidden_from_runners(const Paths& paths,
                                                        const std::vector<std::filesystem::path>& more);
 

@@ -15,15 +15,15 @@
 #include <thread>
 #include <utility>
 
-#include "harness/bytes.h"
-#include "harness/channel.h"
-#include "harness/spans.h"
+#include "sdk/bytes.h"
+#include "protocol/channel.h"
+#include "sdk/spans.h"
 #include "harness/timing.h"
 #include "emulate/runtime/runner.h"
-#include "harness/private_tmp.h"
+#include "protocol/private_tmp.h"
 #include "judge/isolation/runner_files.h"
 #include "judge/isolation/sandbox.h"
-#include "judge/measure/gpu.h"
+#include "judge/machine/gpu.h"
 #include "judge/timing/wake_latency.h"
 #include "judge/verdicts/memory_limit.h"
 #include "settings/settings.h"
@@ -212,7 +212,7 @@ size_t private_tmp_bytes_for(const SessionOptions& opt) { return opt.memory_limi
 bool keeps_workspace(const Signature& sig, const CallOptions& opt) { return sig.has_setup() && !opt.setup; }
 
 // The workspaces' spans (never copied: garbage on the device), and where the
-// bytes to copy end: workspaces come last in the arena (harness/arena.h).
+// bytes to copy end: workspaces come last in the arena (sdk/arena.h).
 JudgeDevice::Spans scratch_spans(const Signature& sig, const ArenaLayout& layout) {
   JudgeDevice::Spans s;
   for (size_t i = 0; i < sig.buffers.size(); ++i)
@@ -221,7 +221,7 @@ JudgeDevice::Spans scratch_spans(const Signature& sig, const ArenaLayout& layout
   return s;
 }
 
-// The outputs of a GPU call, whose sentinels (harness/arena.h: a 4-byte word, or one byte, repeated) the device
+// The outputs of a GPU call, whose sentinels (sdk/arena.h: a 4-byte word, or one byte, repeated) the device
 // repeats from their first JudgeDevice::kRepeatSeed bytes rather than take them over the bus: 1.3 GB a run of
 // rle-compress's cases, 1 GB of prefix-sum's n256M and merge's 2^27 cases.
 JudgeDevice::Spans repeating_sentinels(const Signature& sig, const ArenaLayout& layout) {
@@ -289,7 +289,7 @@ void add_runner_arguments(SpawnOptions& sp, const std::filesystem::path& runner,
   // Not on a device: the driver's process lock (judge/isolation/device_lock.h) may refuse a process the judge,
   // as an ordinary user, may not look into.
   if (opt.judges_own && host_arena_problem(problem, opt)) sp.argv.push_back("--not-dumpable");
-  // Its writes and signals confined (harness/confine.h): graded as the judge's own user without the sandbox, a
+  // Its writes and signals confined (runner/confine.h): graded as the judge's own user without the sandbox, a
   // submission could otherwise rewrite the judge's cache (a cached baseline 1000 times slower lifts every later
   // score) or stop the judge. On a device too, and under compute-sanitizer or ncu with /tmp writable and signals
   // unscoped (ConfineOptions::under_tool; docs/design.md, "A runner's files and signals").
@@ -332,20 +332,20 @@ Session::Session(const Paths& paths, const Problem& problem, const SessionOption
   // thread pool out of the submission's process.
   // OpenMP's (and OpenBLAS's) idle threads sleep rather than spin, so a thread
   // still running after solve() returns is work deferred past the call
-  // (harness/deferred_work.h). OPENBLAS_THREAD_TIMEOUT=4: 2^4 cycles of spinning.
+  // (runner/deferred_work.h). OPENBLAS_THREAD_TIMEOUT=4: 2^4 cycles of spinning.
   sp.env = {{"OMP_NUM_THREADS", std::to_string(opt.threads)},
             {"OPENBLAS_NUM_THREADS", "1"},
             {"OMP_WAIT_POLICY", "passive"},
             {"OPENBLAS_THREAD_TIMEOUT", "4"}};
   if (trace_) sp.env.push_back({settings::kTrace.name, "1"});  // the runner adds its GPU mark
-  // The one folder a runner on the host arena may write files in (harness/confine.h): a folder of its own, not
+  // The one folder a runner on the host arena may write files in (runner/confine.h): a folder of its own, not
   // /tmp, where the judge's cache may be (HPCJUDGE_CACHE); the runner's user's as root (where that fails, root's,
   // and the runner writes no file at all). Under bubblewrap, its private /tmp instead (sandbox_wrapper).
   runner_tmp_ = std::make_unique<TempDir>(std::filesystem::perms::owner_all);
   if (sp.uid != 0) chown(runner_tmp_->path.c_str(), sp.uid, sp.uid);
   sp.env.push_back({settings::kTmpdir.name, runner_tmp_->path.string()});
   // That folder and /dev/shm tmpfs mounts of its own, as large as its memory limit, gone with it
-  // (harness/private_tmp.h): made by the judge's child as root, by the runner itself otherwise; under bubblewrap
+  // (protocol/private_tmp.h): made by the judge's child as root, by the runner itself otherwise; under bubblewrap
   // the sandbox's own (sandbox_wrapper).
   const bool sandboxed = std::any_of(opt.wrapper.begin(), opt.wrapper.end(), [](const std::string& a) {
     return std::filesystem::path(a).filename() == "bwrap";

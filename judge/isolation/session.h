@@ -14,15 +14,15 @@
 #pragma once
 #include <filesystem>
 #include <memory>
-#include "harness/json.h"
+#include "protocol/json.h"
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/arena.h"
-#include "harness/cpu_cache.h"
-#include "harness/problem.h"
-#include "harness/protocol.h"
+#include "sdk/arena.h"
+#include "judge/machine/cpu_cache.h"
+#include "sdk/problem.h"
+#include "protocol/protocol.h"
 #include "harness/timing.h"
 #include "judge/isolation/call_outcome.h"
 #include "judge/timing/interval.h"
@@ -56,7 +56,7 @@ struct SessionOptions {
   // or until the call's end (judge/timing/wake_latency.h); none where null. Shared by the grade's sessions,
   // the rivals' included.
   CpuSpinners* keep_awake = nullptr;
-  // CPU: the buffer that evicts the caches before a timed call (harness/cpu_cache.h), shared by the grade's
+  // CPU: the buffer that evicts the caches before a timed call (judge/machine/cpu_cache.h), shared by the grade's
   // sessions, the rivals' included (up to 256 MiB each, and their first flush 1.1 s each on the 2-core VM);
   // the session's own where null.
   CacheFlusher* flusher = nullptr;
@@ -76,11 +76,11 @@ struct SessionOptions {
   // way. And its threads are watched for another process slowing them (slowed_from_outside()).
   bool judges_own = false;
   // The runner runs under a tool that writes files of its own from inside its process (compute-sanitizer, ncu:
-  // `judge profile`): where its buffers are on a device, confined (harness/confine.h) as such a runner is, /tmp
+  // `judge profile`): where its buffers are on a device, confined (runner/confine.h) as such a runner is, /tmp
   // writable and signals unscoped (Session's constructor says when each runner is).
   bool under_tool = false;
   // What the runner may not read (judge/isolation/sandbox.h, hidden_from_runners), where it runs as the judge's
-  // own user and is confined (harness/confine.h): graded without the sandbox, where the sandbox hides them
+  // own user and is confined (runner/confine.h): graded without the sandbox, where the sandbox hides them
   // itself (none then). As root a runner is a user of its own, to whom the cache is closed.
   std::vector<std::filesystem::path> hidden = {};
   // CPU: the grade's common arena, one memfd that the submission's timed runner and every rival's map, each over the
@@ -324,7 +324,7 @@ class Session {
   bool wrapped_ = false;
   ExitStatus exit_;
   std::optional<Scheduling> started_as_;  // the runner's main thread as it started (slowed_from_outside())
-  std::unique_ptr<TempDir> runner_tmp_;  // the runner's TMPDIR, the one folder it may write in (harness/confine.h)
+  std::unique_ptr<TempDir> runner_tmp_;  // the runner's TMPDIR, the one folder it may write in (runner/confine.h)
   unsigned runner_uid_ = 0;              // the runner's user, where it is one of its own (the judge is root)
 };
 

@@ -14,11 +14,11 @@
 //     an <error>, what was not run <skipped> (with the reason). Every text is valid
 //     UTF-8 and escaped; control characters become U+FFFD.
 #pragma once
-#include "harness/json.h"
+#include "protocol/json.h"
 #include <string>
 #include <vector>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 
 namespace hpcjudge {
 

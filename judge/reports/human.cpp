@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "harness/problem.h"
-#include "harness/text.h"
+#include "sdk/problem.h"
+#include "sdk/text.h"
 #include "judge/timing/score.h"
 #include "judge/reports/text.h"
 #include "settings/settings.h"

@@ -15,7 +15,7 @@
 // file whose report's record differs (differences() names how).
 #pragma once
 #include <cstdint>
-#include "harness/json.h"
+#include "protocol/json.h"
 #include <string>
 #include <vector>
 

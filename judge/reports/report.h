@@ -1,6 +1,6 @@
 // The result of grading one file, and its JSON form (schema_version 1).
 #pragma once
-#include "harness/json.h"
+#include "protocol/json.h"
 #include <optional>
 #include <string>
 #include <utility>
@@ -8,7 +8,7 @@
 
 #include "judge/timing/stats.h"
 #include "judge/grading/kernel_resources.h"
-#include "judge/measure/machine.h"
+#include "judge/machine/machine.h"
 #include "judge/verdicts/verdict.h"
 #include "judge/reports/record.h"
 

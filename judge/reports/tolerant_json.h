@@ -1,5 +1,5 @@
 // Reading JSON the judge wrote but someone may have edited since (a results folder's reports, the leaderboard's
-// model, a report's parts read back: judge/measure/cpu_activity.h): a field of the wrong type reads as absent,
+// model, a report's parts read back: judge/machine/cpu_activity.h): a field of the wrong type reads as absent,
 // and no read throws. Such a file is read through read_file(), the text parsed by parse_untrusted_json().
 #pragma once
 
@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "harness/json.h"
-#include "harness/untrusted_json.h"
+#include "protocol/json.h"
+#include "protocol/untrusted_json.h"
 #include "judge/files.h"
 
 namespace hpcjudge::tolerant {

@@ -6,11 +6,12 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "harness/arena.h"
+#include "sdk/arena.h"
 #include "harness/timing.h"
 #include "judge/grading/libraries.h"
+#include "judge/timing/budget.h"
 #include "judge/timing/score.h"
-#include "judge/measure/calibration.h"
+#include "judge/machine/calibration.h"
 
 namespace hpcjudge {
 

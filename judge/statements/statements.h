@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/paths.h"
 
 namespace hpcjudge {

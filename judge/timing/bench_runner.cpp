@@ -91,7 +91,7 @@ class CaseRunner {
   TimingLoop loop_;
   std::vector<std::vector<double>> rival_times_;  // each rival's timed runs
   Model model_;
-  double floor_s_ = 0;  // the physical floor of a timed call (judge/measure/calibration.h)
+  double floor_s_ = 0;  // the physical floor of a timed call (judge/machine/calibration.h)
   std::vector<double> reported_;   // the runner's own figures, for the cross-check
   std::vector<double> on_device_;  // GradeOptions::device_time: the timed calls' device times (judge bench)
   double cpu_s_ = 0, body_s_ = 0, ready_s_ = 0;  // `judge profile`: the timed calls' CPU, wall and wait times

@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/grading/grade_options.h"
 #include "judge/paths.h"
 #include "judge/isolation/scheduling.h"

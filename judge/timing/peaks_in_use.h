@@ -1,11 +1,11 @@
 // The machine's peaks for the timed cases. A peak can only be measured too low (a busy machine), so the first
 // time a case seems to beat it -- over 100% of it, or under the physical floor -- it is measured again (the
-// highest of each figure kept, judge/measure/calibration.h) before the judge believes the case.
+// highest of each figure kept, judge/machine/calibration.h) before the judge believes the case.
 #pragma once
 #include <optional>
 #include <vector>
 
-#include "judge/measure/calibration.h"
+#include "judge/machine/calibration.h"
 #include "judge/paths.h"
 #include "judge/reports/report.h"
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <future>
 
-#include "harness/bytes.h"
+#include "sdk/bytes.h"
 #include "judge/grading/compile.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/reports/text.h"

@@ -6,9 +6,9 @@
 #include <iterator>
 #include <span>
 
-#include "harness/generators.h"
+#include "sdk/generators.h"
 #include "judge/files.h"
-#include "judge/measure/cpu_activity.h"
+#include "judge/machine/cpu_activity.h"
 #include "judge/reports/text.h"
 #include "judge/reports/tolerant_json.h"
 
@@ -44,7 +44,7 @@ std::optional<Scale> read_cached_scale(const fs::path& file, const std::string& 
     return std::nullopt;
   // The cache is a file on disk, edited or cut short as any file can be: without its cases, or with a case
   // lacking its name or a time, it is no scale and the references are timed again. (operator[] on a const json
-  // lacking the key stops the judge, harness/json.h.)
+  // lacking the key stops the judge, protocol/json.h.)
   const auto cases = j.find("cases");
   if (cases == j.end() || !cases->is_array()) return std::nullopt;
   Scale s;
@@ -196,7 +196,7 @@ std::string machine_noise(const Report& r) {
       why += buf;
     }
   }
-  // The CPU time of the processes that are not the judge's, and the hypervisor's steal (judge/measure/cpu_activity.h)
+  // The CPU time of the processes that are not the judge's, and the hypervisor's steal (judge/machine/cpu_activity.h)
   if (r.timing.is_object() && r.timing.contains("cpu_beside_timing"))
     if (const std::string cpu = CpuActivity::from_json(r.timing["cpu_beside_timing"]).describe(); !cpu.empty())
       why += (why.empty() ? "" : "; ") + cpu;

@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/isolation/scheduling.h"
-#include "judge/measure/calibration.h"
+#include "judge/machine/calibration.h"
 #include "judge/timing/interval.h"
 
 namespace hpcjudge {
@@ -26,7 +26,7 @@ namespace hpcjudge {
 // moved each call's end to the stop.
 std::optional<std::string> disagreement(double reported_s, double judged_s, const RoundTrip& rt);
 
-// A call's whole interval (nothing subtracted) under the case's physical floor (judge/measure/calibration.h:
+// A call's whole interval (nothing subtracted) under the case's physical floor (judge/machine/calibration.h:
 // `floor_s` for `model` at `peaks`): the time reported cannot be real.
 std::optional<std::string> faster_than_hardware_forgery(double interval_s, const Model& model, double floor_s,
                                                         const Peaks& peaks);

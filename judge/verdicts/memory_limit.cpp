@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "harness/arena.h"
-#include "harness/checker.h"
+#include "sdk/arena.h"
+#include "sdk/checker.h"
 
 namespace hpcjudge {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 #include "judge/isolation/call_outcome.h"
 
 namespace hpcjudge {

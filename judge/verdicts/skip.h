@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "judge/measure/gpu.h"
+#include "judge/machine/gpu.h"
 #include "judge/reports/report.h"
 
 namespace hpcjudge {

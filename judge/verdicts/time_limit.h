@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "harness/problem.h"
+#include "sdk/problem.h"
 
 namespace hpcjudge {
 

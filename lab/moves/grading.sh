@@ -19,5 +19,5 @@ move judge/grading/score.h judge/timing/score.h
 move judge/grading/score.cpp judge/timing/score.cpp
 move judge/grading/rivals.h judge/timing/rivals.h
 move judge/grading/rivals.cpp judge/timing/rivals.cpp
-move judge/measure/wake_latency.h judge/timing/wake_latency.h
-move judge/measure/wake_latency.cpp judge/timing/wake_latency.cpp
+move judge/machine/wake_latency.h judge/timing/wake_latency.h
+move judge/machine/wake_latency.cpp judge/timing/wake_latency.cpp

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/philox.h"
-#include "harness/problem.h"
+#include "sdk/philox.h"
+#include "sdk/problem.h"
 #include "harness/sparse.h"
 #include "reference/sparse.h"
 

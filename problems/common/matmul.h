@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/generators.h"
-#include "harness/problem.h"
+#include "sdk/generators.h"
+#include "sdk/problem.h"
 #include "reference/matmul.h"
 
 namespace hpcjudge {

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/generators.h"
-#include "harness/problem.h"
+#include "sdk/generators.h"
+#include "sdk/problem.h"
 #include "reference/softmax.h"
 
 namespace hpcjudge {

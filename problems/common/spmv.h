@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/generators.h"
-#include "harness/problem.h"
+#include "sdk/generators.h"
+#include "sdk/problem.h"
 #include "harness/sparse.h"
 #include "reference/sparse.h"
 

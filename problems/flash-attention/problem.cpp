@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "harness/generators.h"
-#include "harness/philox.h"
-#include "harness/problem.h"
+#include "sdk/generators.h"
+#include "sdk/philox.h"
+#include "sdk/problem.h"
 #include "reference/attention.h"
 
 namespace hpcjudge {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "harness/generators.h"
-#include "harness/problem.h"
+#include "sdk/generators.h"
+#include "sdk/problem.h"
 #include "reference/primitives.h"
 
 namespace hpcjudge {

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "harness/generators.h"
-#include "harness/problem.h"
+#include "sdk/generators.h"
+#include "sdk/problem.h"
 #include "reference/primitives.h"
 
 namespace hpcjudge {

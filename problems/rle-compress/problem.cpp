@@ -2,7 +2,7 @@
 // output position is known only after a scan.
 #include "solve.h"
 
-#include "harness/generators.h"
+#include "sdk/generators.h"
 #include "problems/common/rle.h"
 #include "reference/rle.h"
 

@@ -2,7 +2,7 @@
 // from one run of 2^28 bytes to 2^24 runs of one byte each.
 #include "solve.h"
 
-#include "harness/generators.h"
+#include "sdk/generators.h"
 #include "problems/common/rle.h"
 #include "reference/rle.h"
 

@@ -1,8 +1,8 @@
 // vector-add: C = A + B for vectors of up to 1e8 floats, on the GPU.
 #include "solve.h"
 
-#include "harness/generators.h"
-#include "harness/problem.h"
+#include "sdk/generators.h"
+#include "sdk/problem.h"
 
 namespace hpcjudge {
 namespace {

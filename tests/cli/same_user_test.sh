@@ -5,7 +5,7 @@
 # (/proc/PID/mem): the rivals are not dumpable, so it copies nothing and gains nothing; slows-the-fast-reference
 # pins the rivals' threads to one CPU and slows-the-judge pins the judge's to CPU 0 at nice 19: FAIL, each named
 # (judge/isolation/scheduling.h); poisons-the-cache rewrites the cached scale, which the runner, confined by the
-# kernel (harness/confine.h, Landlock), may not: the file is unchanged. tests/cli/submissions/writes-files.cpp
+# kernel (runner/confine.h, Landlock), may not: the file is unchanged. tests/cli/submissions/writes-files.cpp
 # may write in its own temporary folder and not in /tmp or the cache, and reads-files.cpp may read its own folder and
 # the system's files and not the cache, the answers, the tests or the judge's other temporary folders, so that
 # borrows-a-compiled-library.cpp finds no library of the fast reference's to call (where the kernel has

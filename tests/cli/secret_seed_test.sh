@@ -5,7 +5,7 @@
 # the seed in any process's environment; where it reads one it writes a wrong answer). Graded with a seed file
 # every user may read (0644), as Gradescope's run_autograder does: as root and as an ordinary user (one the test
 # creates, as root), each with and without --sandbox (where bubblewrap is installed), one file and in a batch.
-# Without the sandbox the seed file is hidden by Landlock (harness/confine.h): where the kernel has none, those
+# Without the sandbox the seed file is hidden by Landlock (runner/confine.h): where the kernel has none, those
 # grades are skipped and the judge's warning is checked instead.
 #   secret_seed_test.sh JUDGE
 set -u

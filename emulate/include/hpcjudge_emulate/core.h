@@ -8,7 +8,7 @@
 // --- qualifiers -----------------------------------------------------------------
 // Kernels and device functions are ordinary functions here. __shared__ never
 // reaches the compiler: the judge rewrites each __shared__ declaration into a
-// reference to the block's emulated shared memory (judge/grading/emulation.cpp).
+// reference to the block's emulated shared memory (emulate/rewrite/rewrite.cpp).
 #define __global__
 #define __device__
 #define __host__

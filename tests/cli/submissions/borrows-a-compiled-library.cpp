@@ -7,7 +7,7 @@
 // root, each runner is a user of its own, the cache's compiled/ and references/ folders are the judge's alone and
 // a temporary folder cannot be listed by another user, where the library has a name only the judge knows:
 // nothing is borrowed (tests/cli/borrow_test.sh). Graded as the judge's own user without the sandbox, where that
-// user's files are the runner's, the runner may read none of these (harness/confine.h, where the kernel has
+// user's files are the runner's, the runner may read none of these (runner/confine.h, where the kernel has
 // Landlock: tests/cli/same_user_test.sh).
 #include <dirent.h>
 #include <dlfcn.h>

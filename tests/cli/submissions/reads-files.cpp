@@ -1,6 +1,6 @@
 // A correct softmax-cpu that, on its first call, tries to read what a runner may and what it may not, and says on
 // stderr what it could read (tests/cli/same_user_test.sh). Graded as the judge's own user without the sandbox,
-// that user's files are the runner's, so the kernel keeps them (harness/confine.h, Landlock): the judge's cache
+// that user's files are the runner's, so the kernel keeps them (runner/confine.h, Landlock): the judge's cache
 // ($HPCJUDGE_CACHE: the cached scale, the compiled references, the cached reference answers), the repository's
 // answers and tests (reference/, tests/, found from the runner's own path) and the judge's other temporary
 // folders (hpcjudge-* beside $TMPDIR, but its own library there) are refused; its own temporary folder and the

@@ -1,6 +1,6 @@
 // A correct softmax-cpu that, on its first call, writes a file in its own temporary folder ($TMPDIR), which it may,
 // and tries one beside it in /tmp and one in the judge's cache ($HPCJUDGE_CACHE), which a runner confined by the
-// kernel may not (harness/confine.h), and says on stderr what it could write (tests/cli/same_user_test.sh).
+// kernel may not (runner/confine.h), and says on stderr what it could write (tests/cli/same_user_test.sh).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // A correct vector-add that, on its first call (its GPU context made, its kernel not yet launched), writes a file in
 // its own temporary folder ($TMPDIR), which it may, and tries one in /tmp and one in the judge's cache
-// ($HPCJUDGE_CACHE), which a runner confined by the kernel may not (harness/confine.h), and says on stderr what it
+// ($HPCJUDGE_CACHE), which a runner confined by the kernel may not (runner/confine.h), and says on stderr what it
 // could write (tests/cli/same_user_gpu_test.sh): the GPU twin of writes-files.cpp.
 #include <cstdio>
 #include <cstdlib>

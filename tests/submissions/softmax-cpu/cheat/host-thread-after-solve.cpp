@@ -1,7 +1,7 @@
 // expect: RE
 // Cheat: solve() computes the maximum and starts a detached thread that does the rest (the exponentials, the sum,
 // the outputs) and returns at once, hoping the timer stops before the work is done and the judge reads the outputs
-// after it is. Stopped by the runner's look at its other threads after every call (harness/deferred_work.h): a
+// after it is. Stopped by the runner's look at its other threads after every call (runner/deferred_work.h): a
 // thread still using the CPU after solve() returns is RE.
 // hpcjudge-test: message=still working after solve() returned
 #include <cmath>

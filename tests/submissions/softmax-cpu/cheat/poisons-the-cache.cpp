@@ -5,7 +5,7 @@
 // the sandbox, the cache is that user's: on its first call this file rewrites every softmax-cpu scale file there
 // with each baseline_s times 1000, from one of its OpenMP threads (every later grade on the machine would be
 // scored on it), and says so on stderr ("poisoned ..."). The runner confines itself before it loads a file
-// (harness/confine.h, Landlock): nothing outside the temporary folders may be written, so the file is left as it
+// (runner/confine.h, Landlock): nothing outside the temporary folders may be written, so the file is left as it
 // was. As root the runner is a user of its own, which may not write the judge's cache either.
 #include <glob.h>
 #include <unistd.h>

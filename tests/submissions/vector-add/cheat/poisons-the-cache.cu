@@ -4,7 +4,7 @@
 // each case's "baseline_s" times 1000, so that every later grade on the machine is scored against a baseline 1000
 // times slower, and says so on stderr ("poisoned ..."). Where the judge and its runners run as one ordinary user
 // without the sandbox, the cache is that user's; the runner confines itself before it loads a file, its GPU
-// context made (harness/confine.h, Landlock): nothing outside its temporary folders may be
+// context made (runner/confine.h, Landlock): nothing outside its temporary folders may be
 // written, so the file is left as it was (tests/cli/same_user_gpu_test.sh). As root (this file's test in the
 // submissions' list) the runner is a user of its own, which may not write there.
 // Otherwise the grid-stride float4 add of its twin.

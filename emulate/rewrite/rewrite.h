@@ -1,0 +1,38 @@
+// CPU emulation of a GPU submission (judge --emulate): what the judge does to
+// the source before g++ compiles it against the emulator's headers
+// (emulate/include), and what it refuses.
+//
+// g++ cannot parse a launch or place __shared__ memory, so two constructs are
+// rewritten, in place and on the same lines (diagnostics keep their line numbers):
+//   NAME<<<grid, block, shared, stream>>>(args)
+//     -> ::hpcjudge_emu::kernel_launch("NAME", ::hpcjudge_emu::LaunchConfig(grid, block, shared, stream),
+//                                      [&](auto&&... a) { NAME(a...); })(args)
+//   __shared__ T x[16][16], y;     -> static auto& x = ::hpcjudge_emu::shared<T[16][16]>("x", LINE); (and y)
+//   extern __shared__ T s[];       -> T* const s = ::hpcjudge_emu::dynamic<T>("s");
+// NAME may be qualified and carry template arguments (nested, with parentheses);
+// comments, string and character literals are never touched.
+#pragma once
+#include <string>
+
+#include "sdk/problem.h"
+
+namespace hpcjudge {
+
+// The source with its launches and __shared__ declarations rewritten; a
+// construct the rewrite cannot read is left as it is (g++ then reports it).
+std::string rewrite_for_emulation(const std::string& source);
+
+// The first construct of `source` that the emulator does not support, as the
+// CE message ("not supported by CPU emulation: inline PTX assembly (asm); judge
+// on a GPU"), or a library the problem does not allow (the same message as a
+// GPU compile gives); "" when there is none.
+std::string unsupported_for_emulation(const Problem& p, const std::string& source);
+
+// A compile error caused by a CUDA name the emulator does not declare, as the CE
+// message; "" when the log shows none.
+std::string unsupported_in_log(const std::string& log);
+
+// The source with comments and literals blanked (same length, newlines kept).
+std::string code_only(const std::string& source);
+
+}  // namespace hpcjudge
