@@ -13,8 +13,8 @@
 #   reference/solutions/<slug>/baseline.* and fast.* (the scoring scale).
 # The judge's version is VERSION, "+", and the first 12 hex digits of the same
 # digest over what decides every problem's verdicts, times and scores alike:
-#   harness/*, judge/grading/*, judge/isolation/*, judge/machine/*, judge/verdicts/*, judge/timing/*, judge/files.*,
-#   judge/paths.*, settings/*.
+#   sdk/*, protocol/*, runner/*, harness/*, emulate/rewrite/*, judge/grading/*, judge/isolation/*, judge/machine/*,
+#   judge/verdicts/*, judge/timing/*, judge/files.*, judge/paths.*, settings/*.
 cmake_minimum_required(VERSION 3.24)
 
 function(digest_of files out)
@@ -81,9 +81,10 @@ foreach(slug IN LISTS problem_dirs)
   string(APPEND table "    {\"${slug}\", \"${d}\"},\n")
 endforeach()
 
-file(GLOB_RECURSE judge_files RELATIVE "${ROOT}" "${ROOT}/harness/*" "${ROOT}/judge/grading/*"
-     "${ROOT}/judge/isolation/*" "${ROOT}/judge/machine/*" "${ROOT}/judge/verdicts/*" "${ROOT}/judge/timing/*" "${ROOT}/judge/files.*" "${ROOT}/judge/paths.*"
-     "${ROOT}/settings/*")
+file(GLOB_RECURSE judge_files RELATIVE "${ROOT}" "${ROOT}/sdk/*" "${ROOT}/protocol/*" "${ROOT}/runner/*"
+     "${ROOT}/harness/*" "${ROOT}/emulate/rewrite/*" "${ROOT}/judge/grading/*" "${ROOT}/judge/isolation/*"
+     "${ROOT}/judge/machine/*" "${ROOT}/judge/verdicts/*" "${ROOT}/judge/timing/*" "${ROOT}/judge/files.*"
+     "${ROOT}/judge/paths.*" "${ROOT}/settings/*")
 digest_of("${judge_files}" jd)
 string(SUBSTRING "${jd}" 0 12 jd)
 

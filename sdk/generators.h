@@ -1,6 +1,6 @@
 // Seeded input generators. Each fills a buffer from (seed, stream) through
 // Philox and plain IEEE arithmetic in double, rounded once to float: the same
-// bytes on every machine and compiler (the harness builds with
+// bytes on every machine and compiler (the sdk builds with
 // -ffp-contract=off; no <random> distributions, whose output differs between
 // standard libraries, and no libm calls, whose last bits differ too).
 #pragma once

@@ -2,7 +2,7 @@
 // only what differs from every other problem: its buffers and scalars in
 // signature order, its cases, how inputs are generated, the reference, the
 // tolerance and the traffic or FLOP model. Allocation, sentinels, guards,
-// calling solve(), checking, timing and reporting are the harness's and the
+// calling solve(), checking, timing and reporting are the sdk's, the runner's and the
 // judge's, written once and driven by this description.
 #pragma once
 #include <cstddef>

@@ -7,6 +7,7 @@
 
 #include "sdk/problem.h"
 #include "emulate/rewrite/rewrite.h"
+#include "judge/grading/libraries.h"
 
 using hpcjudge::rewrite_for_emulation;
 
@@ -72,14 +73,17 @@ TEST_CASE("__shared__ declarations become references to the emulator's shared me
 TEST_CASE("what the emulator cannot run is named") {
   const hpcjudge::Problem* p = hpcjudge::Registry::find("softmax-gpu");
   REQUIRE(p);
-  using hpcjudge::unsupported_for_emulation;
-  CHECK(unsupported_for_emulation(*p, "__global__ void k() { asm volatile(\"bar.sync 0;\"); }").find(
+  const auto unsupported_for_emulation = [p](const std::string& source) {
+    return hpcjudge::unsupported_for_emulation(
+        source, [p](const std::string& h) { return hpcjudge::library_under_emulation(*p, h); });
+  };
+  CHECK(unsupported_for_emulation("__global__ void k() { asm volatile(\"bar.sync 0;\"); }").find(
             "not supported by CPU emulation: inline PTX") != std::string::npos);
-  CHECK(unsupported_for_emulation(*p, "#include <mma.h>\nusing namespace nvcuda;").find("wmma") != std::string::npos);
+  CHECK(unsupported_for_emulation("#include <mma.h>\nusing namespace nvcuda;").find("wmma") != std::string::npos);
   // A library the problem forbids: the GPU compile's own message.
-  CHECK(unsupported_for_emulation(*p, "#include <cub/cub.cuh>\n").find("uses CUB") != std::string::npos);
+  CHECK(unsupported_for_emulation("#include <cub/cub.cuh>\n").find("uses CUB") != std::string::npos);
   // In a comment or a string it is nothing.
-  CHECK(unsupported_for_emulation(*p, "// asm(\"x\")\nconst char* s = \"wmma::\";\n").empty());
+  CHECK(unsupported_for_emulation("// asm(\"x\")\nconst char* s = \"wmma::\";\n").empty());
   CHECK(hpcjudge::unsupported_in_log("x.cu:3:5: error: 'cudaGraphLaunch' was not declared in this scope") ==
         "not supported by CPU emulation: cudaGraphLaunch; judge on a GPU");
 }

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "sdk/text.h"
-#include "judge/grading/libraries.h"
 
 namespace hpcjudge {
 
@@ -299,8 +298,8 @@ std::string rewrite_for_emulation(const std::string& source) {
   return out;
 }
 
-std::string unsupported_for_emulation(const Problem& p, const std::string& source) {
-  // Includes first: a library the problem does not allow is the GPU compile's own CE.
+std::string unsupported_for_emulation(const std::string& source, const LibraryCheck& library) {
+  // Includes first: a library is the judge's to name (the GPU compile's own CE where the problem forbids it).
   static const std::regex include(R"(^\s*#\s*include\s*[<"]([^>"]+)[>"])");
   std::istringstream lines(source);
   std::string line;
@@ -327,11 +326,7 @@ std::string unsupported_for_emulation(const Problem& p, const std::string& sourc
     std::smatch m;
     if (!std::regex_search(line, m, include)) continue;
     const std::string h = m[1].str();
-    if (const std::string forbidden = forbidden_library(p, {"/" + h}); !forbidden.empty()) return forbidden;
-    for (const LibraryFamily& f : library_families())
-      for (const std::string& marker : f.markers)
-        if (("/" + h).find(marker) != std::string::npos)
-          return "not supported by CPU emulation: " + f.title + " (" + h + "); judge on a GPU";
+    if (std::string why = library(h); !why.empty()) return why;
     for (const Header& u : unsupported_headers)
       if (h.find(u.marker) != std::string::npos)
         return std::string("not supported by CPU emulation: ") + u.what + "; judge on a GPU";

@@ -12,9 +12,8 @@
 // NAME may be qualified and carry template arguments (nested, with parentheses);
 // comments, string and character literals are never touched.
 #pragma once
+#include <functional>
 #include <string>
-
-#include "sdk/problem.h"
 
 namespace hpcjudge {
 
@@ -22,11 +21,14 @@ namespace hpcjudge {
 // construct the rewrite cannot read is left as it is (g++ then reports it).
 std::string rewrite_for_emulation(const std::string& source);
 
+// The judge's word on one header a submission includes, as the CE message where it is a library (the problem's
+// rule on libraries is the judge's: judge/grading/libraries.h); "" where it has none.
+using LibraryCheck = std::function<std::string(const std::string& header)>;
+
 // The first construct of `source` that the emulator does not support, as the
 // CE message ("not supported by CPU emulation: inline PTX assembly (asm); judge
-// on a GPU"), or a library the problem does not allow (the same message as a
-// GPU compile gives); "" when there is none.
-std::string unsupported_for_emulation(const Problem& p, const std::string& source);
+// on a GPU"), or what `library` says of one of its headers; "" when there is none.
+std::string unsupported_for_emulation(const std::string& source, const LibraryCheck& library);
 
 // A compile error caused by a CUDA name the emulator does not declare, as the CE
 // message; "" when the log shows none.

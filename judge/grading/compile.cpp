@@ -314,7 +314,8 @@ CompileResult compile_submission(const Problem& p, const Paths& paths, const std
   const fs::path deps = workdir / "deps.d", as_deps = workdir / "as.d";
   if (opt.emulate) {
     // What the emulator cannot run is CE before anything is compiled, never a wrong verdict.
-    if (const std::string why = unsupported_for_emulation(p, source); !why.empty()) {
+    const auto library = [&p](const std::string& h) { return library_under_emulation(p, h); };
+    if (const std::string why = unsupported_for_emulation(source, library); !why.empty()) {
       r.seconds = clock.elapsed();
       r.message = why;
       r.log = why + "\n";

@@ -119,4 +119,13 @@ std::vector<std::string> dependency_paths(const std::string& rule) {
   return paths;
 }
 
+std::string library_under_emulation(const Problem& p, const std::string& header) {
+  if (std::string forbidden = forbidden_library(p, {"/" + header}); !forbidden.empty()) return forbidden;
+  for (const LibraryFamily& f : library_families())
+    for (const std::string& marker : f.markers)
+      if (("/" + header).find(marker) != std::string::npos)
+        return "not supported by CPU emulation: " + f.title + " (" + header + "); judge on a GPU";
+  return "";
+}
+
 }  // namespace hpcjudge

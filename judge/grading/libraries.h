@@ -28,6 +28,11 @@ std::string library_rule(const Problem& p);
 // The first forbidden library a header list uses, as a CE message; "" when none.
 std::string forbidden_library(const Problem& p, const std::vector<std::string>& headers);
 
+// A header an emulated submission includes (`#include <h>`), as its CE message where it is a library: the GPU
+// compile's own where the problem forbids it, else not supported by CPU emulation; "" where it is none
+// (emulate/rewrite/rewrite.h asks).
+std::string library_under_emulation(const Problem& p, const std::string& header);
+
 // The headers a compile includes, as the compiler resolves them: its command
 // run (with its limits, user and folder) as a dependency listing.
 struct Preprocessed {
