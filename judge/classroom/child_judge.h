@@ -7,7 +7,9 @@
 #include <string>
 
 #include "protocol/json.h"
-#include "judge/classroom/batch.h"
+#include "judge/classroom/batch_options.h"
+#include "judge/classroom/class_folder.h"
+#include "judge/paths.h"
 #include "judge/grading/grade.h"
 #include "judge/isolation/process.h"
 #include "judge/reports/record.h"

@@ -3,7 +3,9 @@
 #pragma once
 #include <vector>
 
-#include "judge/classroom/batch.h"
+#include "judge/classroom/batch_options.h"
+#include "judge/classroom/class_folder.h"
+#include "judge/paths.h"
 
 namespace hpcjudge {
 
