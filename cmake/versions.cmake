@@ -7,13 +7,13 @@
 # "<path relative to ROOT>\n<SHA-256 of its bytes>\n", in sorted order:
 #   problems/<slug>/README.md, README.zh-CN.md, solve.h, problem.cpp (the statement,
 #     the signature, the tests, cases, generator, tolerance and points; not the starter),
-#   every file of problems/ and reference/ that problem.cpp includes, directly or
-#     through another (problems/common/*.h, reference/*.h), and the .cpp beside each
-#     such reference/*.h (the CPU reference itself),
-#   reference/solutions/<slug>/baseline.* and fast.* (the scoring scale).
+#   every file of problems/ that problem.cpp includes, directly or through another
+#     (problems/families/: a family's description, CPU reference and generators), and the .cpp beside
+#     each such header of a family (the CPU reference and the generators themselves),
+#   problems/<slug>/solutions/baseline.* and fast.* (the scoring scale).
 # The judge's version is VERSION, "+", and the first 12 hex digits of the same
 # digest over what decides every problem's verdicts, times and scores alike:
-#   sdk/*, protocol/*, runner/*, harness/*, emulate/rewrite/*, judge/grading/*, judge/isolation/*, judge/machine/*,
+#   sdk/*, protocol/*, runner/*, emulate/rewrite/*, judge/grading/*, judge/isolation/*, judge/machine/*,
 #   judge/verdicts/*, judge/timing/*, judge/files.*, judge/paths.*, settings/*.
 cmake_minimum_required(VERSION 3.24)
 
@@ -30,7 +30,7 @@ function(digest_of files out)
 endfunction()
 
 # The repository files that `file` (relative to ROOT) includes with #include "...",
-# through problems/ and reference/ only, transitively; a reference header brings its .cpp.
+# through problems/ only, transitively; a family's header brings the .cpp beside it.
 function(closure_of start out)
   set(todo "${start}")
   set(seen "")
@@ -45,10 +45,10 @@ function(closure_of start out)
     foreach(line IN LISTS lines)
       string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*" "\\1" inc "${line}")
       foreach(candidate "${dir}/${inc}" "${inc}")
-        if(candidate MATCHES "^(problems|reference)/" AND EXISTS "${ROOT}/${candidate}")
+        if(candidate MATCHES "^problems/" AND EXISTS "${ROOT}/${candidate}")
           list(APPEND todo "${candidate}")
           string(REGEX REPLACE "\\.h$" ".cpp" impl "${candidate}")
-          if(candidate MATCHES "^reference/" AND EXISTS "${ROOT}/${impl}")
+          if(candidate MATCHES "^problems/families/" AND EXISTS "${ROOT}/${impl}")
             list(APPEND todo "${impl}")
           endif()
           break()
@@ -71,8 +71,8 @@ foreach(slug IN LISTS problem_dirs)
       list(APPEND files "problems/${slug}/${f}")
     endif()
   endforeach()
-  file(GLOB scale RELATIVE "${ROOT}" "${ROOT}/reference/solutions/${slug}/baseline.*"
-       "${ROOT}/reference/solutions/${slug}/fast.*")
+  file(GLOB scale RELATIVE "${ROOT}" "${ROOT}/problems/${slug}/solutions/baseline.*"
+       "${ROOT}/problems/${slug}/solutions/fast.*")
   list(APPEND files ${scale})
   if(LIST)
     message("${slug}: ${files}")
@@ -82,7 +82,7 @@ foreach(slug IN LISTS problem_dirs)
 endforeach()
 
 file(GLOB_RECURSE judge_files RELATIVE "${ROOT}" "${ROOT}/sdk/*" "${ROOT}/protocol/*" "${ROOT}/runner/*"
-     "${ROOT}/harness/*" "${ROOT}/emulate/rewrite/*" "${ROOT}/judge/grading/*" "${ROOT}/judge/isolation/*"
+     "${ROOT}/emulate/rewrite/*" "${ROOT}/judge/grading/*" "${ROOT}/judge/isolation/*"
      "${ROOT}/judge/machine/*" "${ROOT}/judge/verdicts/*" "${ROOT}/judge/timing/*" "${ROOT}/judge/files.*"
      "${ROOT}/judge/paths.*" "${ROOT}/settings/*")
 digest_of("${judge_files}" jd)

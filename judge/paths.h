@@ -1,4 +1,4 @@
-// Where the judge finds its pieces: the source tree (problems/, reference/),
+// Where the judge finds its pieces: the source tree (problems/),
 // the runner binary beside the judge's own, and the cache of measurements.
 #pragma once
 #include <cstdint>

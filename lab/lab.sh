@@ -36,15 +36,15 @@ case $phase in
   repeat)
     # Between the baseline and the fast reference where the problem has such a file, else its fast reference (a
     # baseline always scores 0 performance points, which says nothing about noise).
-    for f in ${REPEAT:-tests/submissions/vector-add/AC/float4-grid-stride.cu tests/submissions/softmax-gpu/AC/multi-block.cu
-        tests/submissions/matmul-gpu/AC/tiled.cu tests/submissions/shared-memory-fix/AC/fixed.cu
-        reference/solutions/flash-attention/fast.cu reference/solutions/rle-compress/fast.cu
-        reference/solutions/rle-decompress/fast.cu tests/submissions/prefix-sum/AC/warp-block-grid.cu
-        tests/submissions/reduction/AC/warp-shuffle-two-pass.cu tests/submissions/merge/AC/merge-path-ties-from-b.cu
-        tests/submissions/spmv/AC/csr-vector.cu tests/submissions/bfs/AC/frontier-queue.cu}; do
+    for f in ${REPEAT:-problems/vector-add/submissions/AC/float4-grid-stride.cu problems/softmax-gpu/submissions/AC/multi-block.cu
+        problems/matmul-gpu/submissions/AC/tiled.cu problems/shared-memory-fix/submissions/AC/fixed.cu
+        problems/flash-attention/solutions/fast.cu problems/rle-compress/solutions/fast.cu
+        problems/rle-decompress/solutions/fast.cu problems/prefix-sum/submissions/AC/warp-block-grid.cu
+        problems/reduction/submissions/AC/warp-shuffle-two-pass.cu problems/merge/submissions/AC/merge-path-ties-from-b.cu
+        problems/spmv/submissions/AC/csr-vector.cu problems/bfs/submissions/AC/frontier-queue.cu}; do
       case $f in
-        reference/solutions/*) slug=$(basename "$(dirname "$f")") ;;  # reference/solutions/SLUG/FILE
-        *) slug=$(basename "$(dirname "$(dirname "$f")")") ;;         # tests/submissions/SLUG/VERDICT/FILE
+        */solutions/*) slug=$(basename "$(dirname "$(dirname "$f")")") ;;  # problems/SLUG/solutions/FILE
+        *) slug=$(basename "$(dirname "$(dirname "$(dirname "$f")")")") ;;         # problems/SLUG/submissions/VERDICT/FILE
       esac
       log="$out/repeat-$slug-$(basename "${f%.*}")"
       for k in 1 2; do

@@ -10,7 +10,7 @@
 #include "runner/device_memory.h"
 #include "protocol/device_share.h"
 #include "sdk/spans.h"
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "runner/runner_memory.h"
 
 namespace hpcjudge::device {
@@ -228,7 +228,7 @@ class DeviceMemory : public RunnerMemory {
   }
   // The runner's own device memory freed before the process ends (the Runner, which holds this, is destroyed as
   // main returns after Exit): compute-sanitizer's leak check (--sanitize) lists what is still allocated then, and
-  // on the H200 (2026-12-06) it listed touch()'s 4 bytes ("cudaMalloc" in DeviceMemory::touch()), which made every
+  // on the H200 it listed touch()'s 4 bytes ("cudaMalloc" in DeviceMemory::touch()), which made every
   // GPU file RE under --sanitize, the fast references and the pinned-word twin among them.
   ~DeviceMemory() override {
     device::RunnerAllocation mine;

@@ -118,7 +118,7 @@ class Runner {
       // This thread's CPU time brought up to date before the reply: the judge counts the CPU the runner's
       // processes use from the reply to their stop (work done after a reply is timed), and the kernel adds
       // a running thread's time to the count another process reads only at a tick or a switch. On the H200
-      // (2026-12-04) the runner's spin in its synchronise was so counted after the reply in 5-50% of calls by
+      // the runner's spin in its synchronise was so counted after the reply in 5-50% of calls by
       // their place in a run, each then timed to the stop, about 0.25 ms more. Reading its own clock makes
       // the kernel account it (task_sched_runtime).
       timespec own{};

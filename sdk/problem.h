@@ -18,7 +18,7 @@
 
 #include "sdk/checker.h"
 #include "sdk/invoke.h"
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "sdk/uninitialized.h"
 
 namespace hpcjudge {
@@ -297,7 +297,7 @@ class ProblemOf : public Problem {
   bool has_setup() const override { return !std::is_void_v<SetupFn>; }
 };
 
-// A member of a family of problems (problems/common/: softmax, matmul, spmv, bfs): the family's class is the
+// A member of a family of problems (problems/families/: softmax, matmul, spmv, bfs): the family's class is the
 // description (signature, inputs, reference, tolerance), and each member passes its own info and cases to it.
 template <class Fn, class WorkspaceFn = void, class SetupFn = void>
 class FamilyProblem : public ProblemOf<Fn, WorkspaceFn, SetupFn> {

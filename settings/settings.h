@@ -68,7 +68,7 @@ inline constexpr Variable kOpenblasThreadTimeout{"OPENBLAS_THREAD_TIMEOUT", "4",
                                                  Effect::Grade};
 inline constexpr Variable kOpenblasCoretype{"OPENBLAS_CORETYPE", "",
                                             "OpenBLAS's kernels; default: its own choice, or the judge's name for a "
-                                            "CPU it takes for an older one (reference/matmul.h)",
+                                            "CPU it takes for an older one (problems/families/matmul/reference.h)",
                                             Effect::None};
 inline constexpr Variable kOmpProcBind{"OMP_PROC_BIND", "",
                                        "set to other than false: the judge starts again with it false (no thread "

@@ -21,11 +21,10 @@ import tempfile
 # The layers, each the path prefixes that are in it (the longest prefix that matches a file decides).
 LAYERS = {
     "settings": ["settings/"],  # every environment variable the product reads: below everything else
-    # What a problem description uses. harness/timing.* is the timing loop, still to move: sdk/problem.h uses its
-    # TimingPolicy, so it sits with the sdk until it has a place of its own.
-    "sdk": ["sdk/", "harness/timing."],
-    # The problems and their families' code (CPU references, harness/sparse.*: a family's generators).
-    "problems": ["problems/", "reference/", "harness/sparse."],
+    # What a problem description uses (sdk/timing.h: a problem's TimingPolicy, shared with the runner).
+    "sdk": ["sdk/"],
+    # The problems and their families' code (problems/families/: descriptions, CPU references, generators).
+    "problems": ["problems/"],
     "protocol": ["protocol/"],  # what the judge and the runner share
     "emulate": ["emulate/"],    # the CUDA emulator: its runtime, its headers, its source rewriter
     "runner": ["runner/"],      # the runner process
@@ -79,10 +78,14 @@ def allowed(layer):
     return seen | {layer}
 
 
+# A problem's solutions and submissions are files the judge compiles as a student's, not product code.
+NOT_PRODUCT = {"solutions", "submissions"}
+
+
 def product_files(root):
     for top in sorted({p.split("/")[0] for ps in LAYERS.values() for p in ps}):
         for d, dirs, files in os.walk(os.path.join(root, top)):
-            dirs.sort()
+            dirs[:] = sorted(x for x in dirs if not (top == "problems" and x in NOT_PRODUCT))
             for f in sorted(files):
                 rel = os.path.relpath(os.path.join(d, f), root)
                 if SOURCE.search(f) and layer_of(rel):

@@ -10,7 +10,7 @@
 
 #include "sdk/problem.h"
 #include "host_case.h"
-#include "reference/attention.h"
+#include "problems/families/attention/reference.h"
 #include "tf32.h"
 
 using namespace hpcjudge;

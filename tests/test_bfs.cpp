@@ -18,10 +18,10 @@
 #include "sdk/arena.h"
 #include "sdk/generators.h"
 #include "sdk/problem.h"
-#include "harness/sparse.h"
+#include "problems/families/sparse/generators.h"
 #include "sdk/verify.h"
 #include "host_case.h"
-#include "reference/sparse.h"
+#include "problems/families/sparse/reference.h"
 
 using namespace hpcjudge;
 using Catch::Matchers::ContainsSubstring;

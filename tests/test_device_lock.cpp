@@ -1,6 +1,6 @@
 // Which of a runner's processes the judge locks before it writes a call's buffers (judge/isolation/device_lock.h).
 // The lock itself, on a runner with device work left running or queued, is judged on a GPU by the cheats
-// tests/submissions/vector-add/cheat/kernel-left-running.cu and work-queued-behind-a-wait.cu.
+// problems/vector-add/submissions/cheat/kernel-left-running.cu and work-queued-behind-a-wait.cu.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>

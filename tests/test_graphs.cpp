@@ -1,4 +1,4 @@
-// The graph side of harness/sparse.h and reference/sparse.h (groundwork for a bfs problem): undirected edges
+// The graph side of problems/families/sparse/generators.h and problems/families/sparse/reference.h (groundwork for a bfs problem): undirected edges
 // stored both ways, R-MAT's skew, and the parallel BFS reference against a plain queue.
 #include <catch2/catch_test_macros.hpp>
 #include <cmath>
@@ -8,8 +8,8 @@
 
 #include "queue_bfs.h"
 #include "sdk/generators.h"
-#include "harness/sparse.h"
-#include "reference/sparse.h"
+#include "problems/families/sparse/generators.h"
+#include "problems/families/sparse/reference.h"
 
 using namespace hpcjudge;
 

@@ -19,7 +19,7 @@
 #include "sdk/philox.h"
 #include "sdk/problem.h"
 #include "sdk/verify.h"
-#include "reference/primitives.h"
+#include "problems/families/primitives/reference.h"
 #include "host_case.h"
 
 using namespace hpcjudge;

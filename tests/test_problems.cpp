@@ -14,8 +14,8 @@
 #include "sdk/generators.h"
 #include "sdk/problem.h"
 #include "sdk/verify.h"
-#include "reference/matmul.h"
-#include "reference/softmax.h"
+#include "problems/families/matmul/reference.h"
+#include "problems/families/softmax/reference.h"
 #include "host_case.h"
 #include "tf32.h"
 
@@ -48,8 +48,8 @@ TEST_CASE("every problem's description is complete") {
     }
     // make bench's bars name cases that exist, against an anchor it knows, and a vendor bar only where a vendor
     // anchor is there to be timed.
-    const bool has_vendor = std::filesystem::exists(std::filesystem::path(HPCJUDGE_SOURCE_DIR) / "reference" /
-                                                    "solutions" / p->info().slug /
+    const bool has_vendor = std::filesystem::exists(std::filesystem::path(HPCJUDGE_SOURCE_DIR) / "problems" /
+                                                    p->info().slug / "solutions" /
                                                     ("vendor." + p->info().source_ext));
     for (const BenchTarget& t : p->info().bench_targets) {
       INFO(t.anchor << " " << t.on);

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "sdk/generators.h"
-#include "reference/matmul.h"
-#include "reference/primitives.h"
-#include "reference/rle.h"
-#include "reference/softmax.h"
+#include "problems/families/matmul/reference.h"
+#include "problems/families/primitives/reference.h"
+#include "problems/families/rle/reference.h"
+#include "problems/families/softmax/reference.h"
 
 using namespace hpcjudge;
 
@@ -124,7 +124,7 @@ TEST_CASE("run-length reference: encoded and decoded in stretches on every core,
 
 TEST_CASE("floating-point references give the same bits on any number of threads, run after run") {
   // An OpenMP reduction adds the threads' sums in the order they finish: softmax's reference gave two answers
-  // for one input set (reference/ordered_sum.h).
+  // for one input set (problems/families/ordered_sum.h).
   std::vector<float> x(3000017);
   gen::uniform(x, 5, 1, -30, 30);
   std::vector<double> first(x.size()), again(x.size());

@@ -156,7 +156,7 @@ TEST_CASE("errors the summary counts beyond the reports shown fail; the tool's s
 
 TEST_CASE("the H200's own report: the reference's pinned word excused, the runner's touch() buffer a device leak") {
   // Verbatim (but for the long template frame, shortened) from rle-compress's fast reference judged with --sanitize
-  // on the H200 on 2026-12-06, before the runner freed touch()'s buffer as it exits (runner/device.cpp).
+  // on the H200, before the runner freed touch()'s buffer as it exits (runner/device.cpp).
   const std::string pinned =
       "========= Leaked 4 bytes at 0x7f1669800000\n"
       "=========     Saved host backtrace up to driver entry point at allocation time\n"

@@ -139,9 +139,10 @@ TEST_CASE("settings: PATH's folders in order, an empty entry kept", "[settings]"
   CHECK(settings::path_folders() == expected);
 }
 TEST_CASE("settings: no product source but the registry's reads the environment", "[settings]") {
-  // Every C++ source of the tree but the tests', the lab's, the registry's own and a build's: none calls getenv.
+  // Every C++ source of the tree but the tests', the lab's, the registry's own, a build's and the problems'
+  // solutions and submissions (files the judge grades, never product code): none calls getenv.
   const fs::path root = HPCJUDGE_SOURCE_DIR;
-  const std::set<std::string> outside = {"tests", "lab", "settings", "docs", ".git", ".deps"};
+  const std::set<std::string> outside = {"tests", "lab", "settings", "docs", ".git", ".deps", "solutions", "submissions"};
   std::vector<std::string> found;
   size_t scanned = 0;
   for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied);

@@ -14,10 +14,10 @@
 #include "sdk/philox.h"
 #include "sdk/problem.h"
 #include "protocol/protocol.h"
-#include "harness/sparse.h"
+#include "problems/families/sparse/generators.h"
 #include "sdk/verify.h"
 #include "host_case.h"
-#include "reference/sparse.h"
+#include "problems/families/sparse/reference.h"
 
 using namespace hpcjudge;
 

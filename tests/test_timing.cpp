@@ -5,7 +5,7 @@
 #include <cmath>
 #include <thread>
 
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "judge/timing/budget.h"
 #include "judge/timing/loop.h"
 #include "judge/timing/rivals.h"

@@ -83,7 +83,7 @@ if [ "$phase" = test ] || [ "$phase" = all ]; then
 fi
 if [ "$phase" = judge ] || [ "$phase" = all ]; then
   for slug in ${SLUGS:-$gpu_slugs}; do
-    for f in reference/solutions/$slug/*.cu; do
+    for f in problems/$slug/solutions/*.cu; do
       ./judge/judge "$slug" "$f" --json "$out/$slug-$(basename "$f" .cu).json" >"$out/$slug-$(basename "$f" .cu).txt" 2>&1
       echo "== $slug $(basename "$f")"; sed -n '/^performance/,$p' "$out/$slug-$(basename "$f" .cu).txt"
     done
@@ -92,8 +92,8 @@ fi
 if [ "$phase" = sanitize ]; then
   # Each file judged under --sanitize (memcheck with its leak check; the race tools where the problem asks), the
   # tool's raw output kept (HPCJUDGE_TRACE): the verdict, and where it is not the one expected, the tool's reports.
-  for sv in ${SANITIZE:-vector-add:tests/submissions/vector-add/AC/sanitize-pinned-host-word.cu
-      vector-add:tests/submissions/vector-add/RE/sanitize-leak.cu $(for f in reference/solutions/*/fast.cu; do
+  for sv in ${SANITIZE:-vector-add:problems/vector-add/submissions/AC/sanitize-pinned-host-word.cu
+      vector-add:problems/vector-add/submissions/RE/sanitize-leak.cu $(for f in problems/*/solutions/fast.cu; do
         echo "$(basename "$(dirname "$f")"):$f"; done)}; do
     slug=${sv%%:*}; f=${sv#*:}
     log="$out/sanitize-$slug-$(basename "${f%.*}")"
@@ -110,7 +110,7 @@ if [ "$phase" = speed ]; then
   for slug in ${SLUGS:-$gpu_slugs}; do
     for k in $(seq "${SPEED_GRADES:-2}"); do
       log="$out/speed-$slug-$k"
-      HPCJUDGE_TRACE=1 timeout "${SPEED_LIMIT:-180}" ./judge/judge "$slug" "reference/solutions/$slug/fast.cu" \
+      HPCJUDGE_TRACE=1 timeout "${SPEED_LIMIT:-180}" ./judge/judge "$slug" "problems/$slug/solutions/fast.cu" \
         --json "$log.json" >"$log.txt" 2>"$log.trace"
       echo "== $slug grade $k: $(grep -o '^verdict.*' "$log.txt" | head -1)"
       grep -o 'judged in [^:]*' "$log.txt" | head -1

@@ -7,7 +7,7 @@ namespace hpcjudge::cli {
 
 int judge_bench(int argc, char** argv, const Paths& paths, GradingFlags& flags) {
   CLI::App app{"Time every problem's baseline and fast reference solutions and its vendor anchor side by side "
-               "(reference/solutions/<slug>/{baseline,fast,vendor}.*); print one table and write it under "
+               "(problems/<slug>/solutions/{baseline,fast,vendor}.*); print one table and write it under "
                "bench/results/ as JSON and Markdown.",
                "judge bench"};
   BenchOptions b;

@@ -26,7 +26,7 @@
 #include <string>
 #include <string_view>
 
-#include "reference/matmul.h"
+#include "problems/families/matmul/reference.h"
 #include "judge/classroom/batch.h"
 #include "judge/cli/commands.h"
 #include "judge/cli/usage.h"
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   // for 2^28 cycles (about 0.1 s) after each reference matmul, through the timed
   // calls that follow it. Both libraries read their setting once, at load: set
   // them and start again.
-  // OpenBLAS's kernels likewise, where it took this CPU for an older one (reference/matmul.h): the judge's own
+  // OpenBLAS's kernels likewise, where it took this CPU for an older one (problems/families/matmul/reference.h): the judge's own
   // references and the runners (matmul-cpu's vendor anchor) inherit the name.
   // And no OpenMP thread bound to a CPU by the environment (OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, which
   // clusters often set for their users): bound at its first parallel region, the judge's own thread kept one CPU,

@@ -6,7 +6,7 @@
 
 #include "sdk/generators.h"
 #include "judge/files.h"
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "judge/paths.h"
 #include "judge/versions.h"
 

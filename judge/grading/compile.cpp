@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "sdk/generators.h"
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "judge/files.h"
 #include "emulate/rewrite/rewrite.h"
 #include "judge/grading/libraries.h"
@@ -491,8 +491,8 @@ std::string cpu_flags() {
 std::string compile_key(const Problem& p, const Paths& paths, const std::string& role, const CompileOptions& opt,
                         const std::string& machine_fingerprint, const std::string& source) {
   static const std::string flags = cpu_flags();
-  // Each field ends with a NUL (a literal "\0..." would end where its NUL is, as a C string: the vendor and
-  // emulation marks were left out so until 2026-12-04).
+  // Each field ends with a NUL (a literal "\0..." would end where its NUL is, as a C string, and leave out the
+  // fields after it).
   std::string key;
   for (const std::string& field :
        {machine_fingerprint, flags, std::string(judge_version()), p.info().slug, problem_version(p.info().slug), role,

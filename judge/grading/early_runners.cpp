@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "harness/timing.h"
+#include "sdk/timing.h"
 
 namespace hpcjudge {
 

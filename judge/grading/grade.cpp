@@ -20,7 +20,7 @@
 #include "judge/files.h"
 #include "judge/machine/gpu.h"
 #include "judge/timing/wake_latency.h"
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "judge/timing/bench_runner.h"
 #include "judge/timing/budget.h"
 #include "judge/timing/loop.h"

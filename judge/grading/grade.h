@@ -28,7 +28,7 @@ GradedFrom graded_from(const Problem& p, const std::string& source_sha256, const
 Report grade(const Problem& p, const std::filesystem::path& src, const GradeOptions& opt, const Paths& paths,
              Listener& listener);
 
-// reference/solutions/<slug>/{baseline,fast}.<ext>, graded and timed once per machine and again whenever either
+// problems/<slug>/solutions/{baseline,fast}.<ext>, graded and timed once per machine and again whenever either
 // file changes (the cache: judge/timing/score.h).
 Scale load_or_measure_scale(const Problem& p, const Paths& paths, const GradeOptions& opt, const MachineInfo& m,
                             Listener& listener);

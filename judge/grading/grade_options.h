@@ -45,7 +45,7 @@ struct GradeOptions {
   std::filesystem::path folder;
   bool unisolated = false;  // --unsafe-no-isolation: graded without a user of its own or the sandbox (reports say so)
   std::vector<std::filesystem::path> hidden;  // more paths the sandbox hides (a batch's class and results folders)
-  // A vendor anchor for `judge bench` (reference/solutions/<slug>/vendor.*): every
+  // A vendor anchor for `judge bench` (problems/<slug>/solutions/vendor.*): every
   // library allowed, cuBLAS or OpenBLAS linked.
   bool vendor = false;
   // `judge profile` (judge/machine/profile.h): only this performance case, without the

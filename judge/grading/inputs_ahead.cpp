@@ -13,7 +13,7 @@
 #include <cstring>
 
 #include "sdk/bytes.h"
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "judge/isolation/family.h"
 #include "judge/isolation/futex.h"
 

@@ -8,7 +8,7 @@
 // or one whose allocator the backtrace does not name, stays RE.
 //
 // The allocator is the outermost allocation call of the backtrace in a CUDA library (libcudart, libcuda): the
-// call the submission's code made. The frames inside it are named otherwise: on the H200 (2026-12-06) a
+// call the submission's code made. The frames inside it are named otherwise: on the H200 a
 // cudaHostAlloc leak's backtrace named cuMemHostAlloc in libcuda.so.1 first, then cudaHostAlloc in
 // libcudart.so.13. A function of the submission's own named like an allocator is not in a CUDA library, so it
 // excuses nothing.

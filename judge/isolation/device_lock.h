@@ -6,7 +6,7 @@
 // submitted and then blocks its CUDA API calls; the family is stopped after. The call's request unlocks them
 // once they run again, inside the call's interval (as the pings' requests do, so it is subtracted).
 //
-// Measured on the H200 (driver 580.159, lab/busy_probe.cu, 2026-12-03): lock 0.2-0.4 ms on an idle process,
+// Measured on the H200 (driver 580.159, lab/busy_probe.cu): lock 0.2-0.4 ms on an idle process,
 // unlock 0.07-0.7 ms; a lock on a process with a 30 ms kernel in flight returned after 30.2-30.5 ms; on one with a
 // resident grid or work queued behind a stream wait it gave CUDA_ERROR_NOT_READY at its timeout and left the
 // process running. Both need the process running: an unlock of a stopped process had not returned after 10 s,

@@ -21,7 +21,13 @@ std::string bubblewrap_path() {
 }
 
 std::vector<fs::path> hidden_from_runners(const Paths& paths, const std::vector<fs::path>& more) {
-  std::vector<fs::path> hidden = {paths.root / "reference", paths.root / "tests", paths.cache, paths.root / ".hpcjudge"};
+  std::vector<fs::path> hidden = {paths.root / "problems" / "families", paths.root / "tests", paths.cache,
+                                  paths.root / ".hpcjudge"};
+  // Each problem's solutions and submissions corpus, wherever its package has them.
+  std::error_code ec;
+  for (const auto& problem : fs::directory_iterator(paths.root / "problems", ec))
+    for (const char* answers : {"solutions", "submissions"})
+      if (fs::is_directory(problem.path() / answers, ec)) hidden.push_back(problem.path() / answers);
   hidden.insert(hidden.end(), more.begin(), more.end());
   return hidden;
 }

@@ -2,8 +2,9 @@
 // network, its own PID namespace (it sees no other process, and every process
 // it starts dies with it) and session (no controlling terminal), the whole
 // filesystem read-only, a private /tmp and /dev/shm of bounded size, a
-// minimal /dev plus the GPU's device nodes, and the repository's reference/
-// and tests/, the judge's caches and reports and whatever else the judge names
+// minimal /dev plus the GPU's device nodes, and the repository's answers
+// (each problem's solutions/ and submissions/, problems/families/) and tests/,
+// the judge's caches and reports and whatever else the judge names
 // (a batch's class folder, results folder and seed file) hidden. The compiled
 // submission is bound in read-only. The compiler runs sandboxed too, writing
 // only its own folder, and sees less still: the system's and the CUDA
@@ -31,7 +32,8 @@ struct SandboxOptions {
   size_t tmp_bytes = size_t{1} << 30;
 };
 
-// What no runner may read: the repository's reference/ (the answers) and tests/, the judge's cache (cached
+// What no runner may read: the repository's answers (each problem's solutions/ and submissions/, and
+// problems/families/: the families' CPU references) and tests/, the judge's cache (cached
 // reference answers and scales, the compiled references and other participants' libraries), its reports
 // (.hpcjudge/), and `more` (what the judge names). The sandbox hides them by mounts; a runner of the judge's own
 // user without it, by Landlock (runner/confine.h: `hpcjudge-runner --hide`).

@@ -18,7 +18,7 @@
 #include "sdk/bytes.h"
 #include "protocol/channel.h"
 #include "sdk/spans.h"
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "emulate/runtime/runner.h"
 #include "protocol/private_tmp.h"
 #include "judge/isolation/runner_files.h"

@@ -23,7 +23,7 @@
 #include "judge/machine/cpu_cache.h"
 #include "sdk/problem.h"
 #include "protocol/protocol.h"
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "judge/isolation/call_outcome.h"
 #include "judge/timing/interval.h"
 #include "judge/isolation/background.h"

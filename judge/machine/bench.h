@@ -1,6 +1,6 @@
 // `judge bench` (make bench): for every problem this machine can run, the
 // baseline and fast reference solutions and the vendor anchor
-// (reference/solutions/<slug>/{baseline,fast,vendor}.*) graded and timed side
+// (problems/<slug>/solutions/{baseline,fast,vendor}.*) graded and timed side
 // by side in one run, as one table: each case's times, the fast reference's
 // rate and share of the measured peak, and its speed against the anchor (the
 // vendor's time where there is a vendor anchor, else the peak itself). Also

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "sdk/arena.h"
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "judge/grading/libraries.h"
 #include "judge/timing/budget.h"
 #include "judge/timing/score.h"

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "harness/timing.h"
+#include "sdk/timing.h"
 
 namespace hpcjudge {
 

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "harness/timing.h"
+#include "sdk/timing.h"
 #include "judge/timing/stats.h"
 
 namespace hpcjudge {

@@ -31,7 +31,7 @@ namespace hpcjudge {
 inline constexpr double kBaselineBesideS = 0.02;
 
 // The order of a side-by-side run's calls: kSubmissionCall for the submission's, k for rival k (0 the fast
-// reference, 1 the baseline). A call's place in its run changes its time: on the H200 (2026-12-04, each fast
+// reference, 1 the baseline). A call's place in its run changes its time: on the H200 (each fast
 // reference judged as a submission, HPCJUDGE_TRACE) a run's first call took 25-70 us more than its last, mostly
 // between the runner's synchronise and its reply reaching the judge. With S F B on even runs and F B S on odd
 // ones, the submission was last in half the runs and the fast reference never, and the fast reference judged

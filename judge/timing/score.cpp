@@ -23,7 +23,7 @@ constexpr int kScaleVersion = 2;  // 2: the reference solutions' digest is part 
 }  // namespace
 
 fs::path reference_solution(const Problem& p, const Paths& paths, const std::string& role) {
-  return paths.root / "reference" / "solutions" / p.info().slug / (role + "." + p.info().source_ext);
+  return paths.root / "problems" / p.info().slug / "solutions" / (role + "." + p.info().source_ext);
 }
 
 std::string reference_digest(const fs::path& baseline, const fs::path& fast) {

@@ -57,7 +57,7 @@ bool retime_busy_scale(double cached_load_per_core, double now_load_per_core);
 double load_average();
 double load_per_core(int cores);
 
-// reference/solutions/<slug>/<role>.<ext>: role "baseline", "fast" or "vendor" (make bench's anchor).
+// problems/<slug>/solutions/<role>.<ext>: role "baseline", "fast" or "vendor" (make bench's anchor).
 std::filesystem::path reference_solution(const Problem& p, const Paths& paths, const std::string& role);
 
 // A digest of the baseline's and the fast reference's sources: a cached scale

@@ -33,7 +33,7 @@ class CpuWakeLatency {
 // A thread per CPU (of the judge's affinity) that spins, at SCHED_IDLE, while a timed GPU call begins, so that
 // no CPU is halted when the runner is resumed or the judge woken. On the H200's host (a virtual machine: a
 // halted virtual CPU is woken through its host) the PM QoS request above changes nothing there; measured on
-// 2026-12-03 (lab/wake_probe.cpp: a child stopped with SIGSTOP, the request written, SIGCONT, the child's
+// (lab/wake_probe.cpp: a child stopped with SIGSTOP, the request written, SIGCONT, the child's
 // read timed on the same clock), a child pinned to an idle CPU read 35-166 us (median) after the request,
 // 14 us with such a thread spinning on its CPU; a child blocked in read() on any CPU, 32-48 us (151-227 us at
 // the 90th percentile) against 7.5-9.2 us with one on every CPU. A normal thread woken on a CPU that only runs

@@ -1,8 +1,8 @@
 // bfs-cpu: breadth-first search levels from a source on the CPU with OpenMP: the bfs family's graphs, fresh
-// sources and exact check (problems/common/bfs.h), with performance cases sized for a laptop.
+// sources and exact check (problems/families/sparse/bfs_description.h), with performance cases sized for a laptop.
 #include "solve.h"
 
-#include "problems/common/bfs.h"
+#include "problems/families/sparse/bfs_description.h"
 
 namespace hpcjudge {
 namespace {

@@ -2,7 +2,7 @@
 // a fresh source, so an answer cannot be remembered, and the levels are checked exactly.
 #include "solve.h"
 
-#include "problems/common/bfs.h"
+#include "problems/families/sparse/bfs_description.h"
 
 namespace hpcjudge {
 namespace {

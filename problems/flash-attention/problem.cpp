@@ -7,7 +7,7 @@
 #include "sdk/generators.h"
 #include "sdk/philox.h"
 #include "sdk/problem.h"
-#include "reference/attention.h"
+#include "problems/families/attention/reference.h"
 
 namespace hpcjudge {
 namespace {

@@ -1,7 +1,7 @@
 // matmul-cpu: C = A·B for row-major FP32 matrices, on the CPU with OpenMP.
 #include "solve.h"
 
-#include "problems/common/matmul.h"
+#include "problems/families/matmul/description.h"
 
 namespace hpcjudge {
 namespace {

@@ -1,7 +1,7 @@
 // matmul-gpu: C = A·B for row-major FP32 matrices up to 8192, on the GPU.
 #include "solve.h"
 
-#include "problems/common/matmul.h"
+#include "problems/families/matmul/description.h"
 
 namespace hpcjudge {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "sdk/generators.h"
 #include "sdk/problem.h"
-#include "reference/primitives.h"
+#include "problems/families/primitives/reference.h"
 
 namespace hpcjudge {
 namespace {

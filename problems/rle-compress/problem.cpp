@@ -3,8 +3,8 @@
 #include "solve.h"
 
 #include "sdk/generators.h"
-#include "problems/common/rle.h"
-#include "reference/rle.h"
+#include "problems/families/rle/description.h"
+#include "problems/families/rle/reference.h"
 
 namespace hpcjudge {
 namespace {

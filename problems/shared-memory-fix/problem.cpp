@@ -4,7 +4,7 @@
 // synccheck run on the small tests (see `sanitize_tests`).
 #include "solve.h"
 
-#include "problems/common/matmul.h"
+#include "problems/families/matmul/description.h"
 
 namespace hpcjudge {
 namespace {

@@ -1,7 +1,7 @@
 // softmax-cpu: softmax over a vector of N floats, on the CPU with OpenMP.
 #include "solve.h"
 
-#include "problems/common/softmax.h"
+#include "problems/families/softmax/description.h"
 
 namespace hpcjudge {
 namespace {

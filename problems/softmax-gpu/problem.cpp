@@ -1,7 +1,7 @@
 // softmax-gpu: softmax over a vector of up to 1e8 floats, on the GPU.
 #include "solve.h"
 
-#include "problems/common/softmax.h"
+#include "problems/families/softmax/description.h"
 
 namespace hpcjudge {
 namespace {

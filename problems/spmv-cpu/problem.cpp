@@ -1,8 +1,8 @@
 // spmv-cpu: y = A x for a sparse FP32 matrix given in CSR, on the CPU with OpenMP: the spmv family's matrices,
-// setup() and tolerance (problems/common/spmv.h), with performance cases sized for a laptop's memory and time.
+// setup() and tolerance (problems/families/sparse/spmv_description.h), with performance cases sized for a laptop's memory and time.
 #include "solve.h"
 
-#include "problems/common/spmv.h"
+#include "problems/families/sparse/spmv_description.h"
 
 namespace hpcjudge {
 namespace {

@@ -2,7 +2,7 @@
 // case, untimed, in setup() (into a workspace it sizes itself); every timed call gets a fresh x.
 #include "solve.h"
 
-#include "problems/common/spmv.h"
+#include "problems/families/sparse/spmv_description.h"
 
 namespace hpcjudge {
 namespace {

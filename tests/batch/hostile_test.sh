@@ -8,7 +8,7 @@ set -u
 judge=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-honest=$repo/reference/solutions/softmax-cpu/baseline.cpp
+honest=$repo/problems/softmax-cpu/solutions/baseline.cpp
 tmp=$(mktemp -d)
 user=hpcjudge-hostile-$$
 cleanup() {
@@ -35,7 +35,7 @@ make_class() {
   mkdir -p "$class"/{aaron,alice,bob,carol,dave,snoop,burner,zed,deep}
   cp "$honest" "$class/aaron/softmax-cpu.cpp"
   cp "$honest" "$class/zed/softmax-cpu.cpp"
-  ln -s "$repo/reference/solutions/softmax-cpu/fast.cpp" "$class/alice/softmax-cpu.cpp"  # row 1
+  ln -s "$repo/problems/softmax-cpu/solutions/fast.cpp" "$class/alice/softmax-cpu.cpp"  # row 1
   ln -s /etc/shadow "$class/bob/softmax-cpu.cpp"                                         # row 2
   mkfifo "$class/carol/softmax-cpu.cpp"                                                  # row 5
   cp "$honest" "$class/outside.cpp" && ln "$class/outside.cpp" "$class/dave/softmax-cpu.cpp"  # a hard link
@@ -101,11 +101,11 @@ fi
 # Row 4: an #include of /dev/zero ends quickly as CE, and a judge killed meanwhile leaves no compiler running.
 mkdir -m 1777 "$tmp/tmpdir"
 start=$(date +%s%N)
-TMPDIR=$tmp/tmpdir "$judge" softmax-cpu "$repo/tests/submissions/softmax-cpu/cheat/includes-dev-zero.cpp" --no-bench >"$tmp/zero.out" 2>&1
+TMPDIR=$tmp/tmpdir "$judge" softmax-cpu "$repo/problems/softmax-cpu/submissions/cheat/includes-dev-zero.cpp" --no-bench >"$tmp/zero.out" 2>&1
 rc=$?
 took=$(( ($(date +%s%N) - start) / 1000000 ))
 check "row 4: /dev/zero is CE within 10 s ($took ms)" bash -c "test $rc -eq 1 && grep -q '^verdict CE' '$tmp/zero.out' && test $took -lt 10000"
-TMPDIR=$tmp/tmpdir "$judge" softmax-cpu "$repo/tests/submissions/softmax-cpu/cheat/includes-dev-zero.cpp" --no-bench >/dev/null 2>&1 &
+TMPDIR=$tmp/tmpdir "$judge" softmax-cpu "$repo/problems/softmax-cpu/submissions/cheat/includes-dev-zero.cpp" --no-bench >/dev/null 2>&1 &
 judge_pid=$!
 compiling=0
 for _ in $(seq 100); do  # until the compiler is at work (a busy machine starts it late)
@@ -145,7 +145,7 @@ elif [ "$(id -u)" = 0 ] && useradd --system --no-create-home "$user" 2>/dev/null
   for cheat in includes-root-only-file includes-proc-environ includes-dev-zero incbin-root-only-file incbin-by-macros; do
     for sandbox in "" --sandbox; do
       [ -n "$sandbox" ] && ! command -v bwrap >/dev/null && continue
-      cp "$repo/tests/submissions/softmax-cpu/cheat/$cheat.cpp" "$tmp/user/$cheat.cpp" && chown "$user" "$tmp/user/$cheat.cpp"
+      cp "$repo/problems/softmax-cpu/submissions/cheat/$cheat.cpp" "$tmp/user/$cheat.cpp" && chown "$user" "$tmp/user/$cheat.cpp"
       as_user "$judge" softmax-cpu "$tmp/user/$cheat.cpp" --no-bench $sandbox --json "$tmp/user/$cheat$sandbox.json" >/dev/null 2>&1
       check "user: $cheat ${sandbox:-(no sandbox)} is CE with nothing read in the report" bash -c "test \"\$(verdict_of '$tmp/user/$cheat$sandbox.json')\" = CE && ! grep -q 'root:' '$tmp/user/$cheat$sandbox.json' && ! grep -q HPCJUDGE_CACHE= '$tmp/user/$cheat$sandbox.json'"
     done

@@ -6,15 +6,15 @@
 set -u
 judge=$(realpath "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-sol=$repo/reference/solutions
+sol=$repo/problems
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 source "$repo/tests/cli/checks.sh"
 class=$tmp/class results=$tmp/results
 mkdir -p "$class"/{alice,p4,grace}
-cp "$sol/softmax-cpu/baseline.cpp" "$class/alice/softmax-cpu.cpp"
-cp "$sol/softmax-cpu/baseline.cpp" "$class/p4/softmax.cpp"          # softmax-cpu.cpp meant
-cp "$sol/matmul-cpu/baseline.cpp" "$class/p4/matmul_cpu.cpp"        # matmul-cpu.cpp meant
+cp "$sol/softmax-cpu/solutions/baseline.cpp" "$class/alice/softmax-cpu.cpp"
+cp "$sol/softmax-cpu/solutions/baseline.cpp" "$class/p4/softmax.cpp"          # softmax-cpu.cpp meant
+cp "$sol/matmul-cpu/solutions/baseline.cpp" "$class/p4/matmul_cpu.cpp"        # matmul-cpu.cpp meant
 iso=()
 if ! command -v bwrap >/dev/null && [ "$(id -u)" != 0 ]; then iso=(--unsafe-no-isolation); fi
 batch() {  # OUT_FILE ARGS...

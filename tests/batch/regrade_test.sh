@@ -8,7 +8,7 @@
 set -u
 judge=$(realpath "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-sol=$repo/reference/solutions
+sol=$repo/problems
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 passes=0 fails=0
@@ -19,16 +19,16 @@ check() {  # NAME COMMAND...
 }
 class=$tmp/class results=$tmp/results
 mkdir -p "$class"/{alice,bob,carol,dave,erin}
-cp "$sol/softmax-cpu/baseline.cpp" "$class/alice/softmax-cpu.cpp"
-cp "$sol/matmul-cpu/baseline.cpp" "$class/alice/matmul-cpu.cpp"
+cp "$sol/softmax-cpu/solutions/baseline.cpp" "$class/alice/softmax-cpu.cpp"
+cp "$sol/matmul-cpu/solutions/baseline.cpp" "$class/alice/matmul-cpu.cpp"
 cp "$repo/problems/softmax-cpu/solution.cpp" "$class/bob/softmax-cpu.cpp"       # the starter: WA
-cp "$sol/softmax-cpu/fast.cpp" "$class/carol/softmax-cpu.cpp"
-cp "$sol/matmul-cpu/baseline.cpp" "$class/dave/matmul-cpu.cpp"
-cp "$sol/softmax-cpu/baseline.cpp" "$class/erin/softmax-cpu.cpp"
+cp "$sol/softmax-cpu/solutions/fast.cpp" "$class/carol/softmax-cpu.cpp"
+cp "$sol/matmul-cpu/solutions/baseline.cpp" "$class/dave/matmul-cpu.cpp"
+cp "$sol/softmax-cpu/solutions/baseline.cpp" "$class/erin/softmax-cpu.cpp"
 cp "$repo/problems/vector-add/solution.cu" "$class/erin/vector-add.cu"          # SKIP where no GPU runs it
 echo "notes" >"$class/carol/notes.txt"                                          # named after no problem
-cp "$sol/softmax-cpu/baseline.cpp" "$class/dave/prefix-sum.cpp"                 # prefix-sum takes a .cu file
-cp "$sol/softmax-cpu/baseline.cpp" "$class/dave/matmul-gpu.cu"                  # not on the class's list
+cp "$sol/softmax-cpu/solutions/baseline.cpp" "$class/dave/prefix-sum.cpp"                 # prefix-sum takes a .cu file
+cp "$sol/softmax-cpu/solutions/baseline.cpp" "$class/dave/matmul-gpu.cu"                  # not on the class's list
 echo "read me" >"$class/README.txt"                                             # not a participant folder
 echo '{"problems": ["softmax-cpu", "matmul-cpu", "vector-add"]}' >"$class/class.json"
 # Isolated as the machine allows: the sandbox where bubblewrap is, a user per runner as root; else unsafe, said so.

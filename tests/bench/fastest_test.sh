@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fast reference earns its 100 (issue 16): no AC submission of a CPU problem in
-# tests/submissions/<slug>/AC/ is faster than the problem's fast reference on this
+# problems/<slug>/submissions/AC/ is faster than the problem's fast reference on this
 # machine. Each is judged (the fast reference timed beside every run, so the score is a
 # ratio measured in one run) and must score at most 100, the score's own stated
 # uncertainty allowed (its interval, from the runs' spread): a score past 100 by more
@@ -8,7 +8,7 @@
 #   fastest_test.sh JUDGE [SLUG...]
 source "$(dirname "$0")/cpu_problems.sh" "$@"
 for slug in $slugs; do
-  for sol in "$root/tests/submissions/$slug/AC/"*; do
+  for sol in "$root/problems/$slug/submissions/AC/"*; do
     name=$(basename "$sol")
     out=$tmp/$slug-${name%.*}
     "$judge" "$slug" "$sol" --json "$out.json" >"$out.txt" 2>&1 ||

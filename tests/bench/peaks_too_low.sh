@@ -5,7 +5,7 @@
 #   peaks_too_low.sh JUDGE
 source "$(dirname "$0")/cpu_problems.sh" "$1" softmax-cpu
 fail() { echo "FAIL: $*"; exit 1; }
-sol=$root/reference/solutions/softmax-cpu/fast.cpp
+sol=$root/problems/softmax-cpu/solutions/fast.cpp
 "$judge" softmax-cpu "$sol" --json "$tmp/first.json" >"$tmp/first.txt" 2>&1 || { cat "$tmp/first.txt"; fail "first run"; }
 peaks=$(ls "$tmp"/cache/peaks-cpu-*.json 2>/dev/null | head -1)
 [ -n "$peaks" ] || fail "no peaks cached by the first run"

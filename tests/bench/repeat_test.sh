@@ -9,7 +9,7 @@
 #   repeat_test.sh JUDGE [SLUG...]
 source "$(dirname "$0")/cpu_problems.sh" "$@"
 for slug in $slugs; do
-  sol=$root/reference/solutions/$slug/fast.cpp
+  sol=$root/problems/$slug/solutions/fast.cpp
   for k in 1 2; do
     "$judge" "$slug" "$sol" --json "$tmp/$slug-$k.json" >"$tmp/$slug-$k.txt" 2>&1 ||
       { cat "$tmp/$slug-$k.txt"; echo "FAIL: $slug run $k"; status=1; continue 2; }

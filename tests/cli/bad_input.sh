@@ -23,7 +23,7 @@ expect_usage_error() {  # NAME PATTERN ARGS...
   fi
 }
 
-good=$(dirname "$0")/../../reference/solutions/softmax-cpu/baseline.cpp
+good=$(dirname "$0")/../../problems/softmax-cpu/solutions/baseline.cpp
 : >"$tmp/empty.cpp"
 mkdir "$tmp/dir.cpp"
 cp "$good" "$tmp/unreadable.cpp" && chmod 000 "$tmp/unreadable.cpp"

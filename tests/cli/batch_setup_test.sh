@@ -110,7 +110,7 @@ EOF
   # GPU files in a batch, as one file is graded: emulated where there is no GPU (a race's RE beside a correct AC).
   mkdir -p "$tmp/gpu/ivan" "$tmp/gpu/mallory"
   cp -L "$class/ivan/vector-add.cu" "$tmp/gpu/ivan/vector-add.cu"
-  cp "$here/../submissions/vector-add/RE/write-past-c.cu" "$tmp/gpu/mallory/vector-add.cu"
+  cp "$here/../../problems/vector-add/submissions/RE/write-past-c.cu" "$tmp/gpu/mallory/vector-add.cu"
   "$judge" batch "$tmp/gpu" --out "$tmp/gpu-res" --no-bench >"$tmp/gpu.out" 2>&1
   echo "gpu batch: exit $?"
   if [ -z "${HPCJUDGE_REQUIRE_GPU:-}" ] && ! nvidia-smi -L >/dev/null 2>&1; then

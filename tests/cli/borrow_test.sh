@@ -11,7 +11,7 @@
 set -u
 judge=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-twin=$here/../submissions/softmax-cpu/cheat/honest-twin.cpp
+twin=$here/../../problems/softmax-cpu/submissions/cheat/honest-twin.cpp
 cheat=$here/submissions/borrows-a-compiled-library.cpp
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -22,7 +22,7 @@ judged() {  # judged NAME SLUG FILE [ENV...]: the report in $work/NAME.json
 
 for case in "softmax-cpu softmax-cpu/AC/openmp.cpp cpp" "vector-add vector-add/AC/float4-grid-stride.cu cu"; do
   read -r slug file ext <<<"$case"
-  cp "$src/tests/submissions/$file" "$work/a.$ext"
+  cp "$src/problems/${file%%/*}/submissions/${file#*/}" "$work/a.$ext"
   judged "$slug-1" "$slug" "$work/a.$ext"
   judged "$slug-2" "$slug" "$work/a.$ext"
   [ "$(field "$work/$slug-1.json" "j['compile']['cached']")" = false ] || fail "$slug: a first compile called cached"
@@ -50,7 +50,7 @@ fi
 
 # Compiled by nvcc (--no-emulate: SKIP where there is no GPU, AC where there is one), where this machine has it:
 # the kernel table read back from the kept ptxas output is the compile's.
-cp "$src/reference/solutions/vector-add/fast.cu" "$work/n.cu"
+cp "$src/problems/vector-add/solutions/fast.cu" "$work/n.cu"
 for n in 1 2; do
   (cd "$work" && "$judge" vector-add "$work/n.cu" --no-emulate --no-bench --json "$work/nvcc-$n.json") >"$work/nvcc-$n.out" 2>&1
 done
@@ -63,7 +63,7 @@ else
   echo "nvcc not used here ($(field "$work/nvcc-1.json" "j['message']")): its part skipped"
 fi
 
-cp "$src/tests/submissions/softmax-cpu/CE/syntax-error.cpp" "$work/bad.cpp"
+cp "$src/problems/softmax-cpu/submissions/CE/syntax-error.cpp" "$work/bad.cpp"
 for n in 1 2; do
   judged "ce-$n" softmax-cpu "$work/bad.cpp"
   [ "$(field "$work/ce-$n.json" "[j['verdict'], j['compile']['cached']]")" = '["CE", false]' ] ||

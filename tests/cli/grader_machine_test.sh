@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The grader's machine is out of a submission's reach (issue 56, classes 1, 3 and 5): the cheats of
-# tests/submissions/softmax-cpu/cheat/ that type into the terminal, write to it, change the judge's limits, signal
+# problems/softmax-cpu/submissions/cheat/ that type into the terminal, write to it, change the judge's limits, signal
 # it, hold memory in /dev/shm, /tmp or $TMPDIR, and leave a note for the next submission, graded one by one as root
 # and as an ordinary user the test creates, with and without --sandbox (where bubblewrap can start), then in
 # judge batch (root with and without the sandbox; the ordinary user with it, which its batch requires). After every
@@ -10,7 +10,7 @@
 set -u
 judge=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-cheats=$(cd "$here/../submissions/softmax-cpu/cheat" && pwd)
+cheats=$(cd "$here/../../problems/softmax-cpu/submissions/cheat" && pwd)
 tmp=$(mktemp -d /var/tmp/hpcjudge-grader-XXXXXX)
 source "$here/checks.sh"
 user=hpcjudge-grader-$$

@@ -9,7 +9,7 @@
 set -u
 judge=$1
 here=$(cd "$(dirname "$0")" && pwd)
-subs=$here/../submissions/softmax-cpu
+subs=$here/../../problems/softmax-cpu/submissions
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0

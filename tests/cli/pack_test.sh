@@ -21,7 +21,7 @@ unpack() {  # ARCHIVE FOLDER
 
 # The student judges a file outside problems/, as the README shows.
 mytry=$work/elsewhere/my-try.cpp
-cp "$src/reference/solutions/softmax-cpu/baseline.cpp" "$mytry"
+cp "$src/problems/softmax-cpu/solutions/baseline.cpp" "$mytry"
 "$judge" softmax-cpu "$mytry" --no-bench >"$work/judge.out" 2>&1
 check "the local report names the file judged" grep -q "\"source_path\": \"$mytry\"" "$work/.hpcjudge/reports/softmax-cpu.json"
 (cd "$work" && "$judge" pack -o "$work/p1.tar.gz" --name tester) >"$work/p1.out" 2>&1
@@ -67,7 +67,7 @@ check "the manifest is valid JSON naming the odd file" python3 -c 'import json, 
 
 # A file judged before another attempt at the same problem: packed by name, with its own report (each file's last
 # report is kept), not "the report of another version".
-cp "$src/reference/solutions/softmax-cpu/baseline.cpp" "$work/elsewhere/first.cpp" && echo "// first" >>"$work/elsewhere/first.cpp"
+cp "$src/problems/softmax-cpu/solutions/baseline.cpp" "$work/elsewhere/first.cpp" && echo "// first" >>"$work/elsewhere/first.cpp"
 cp "$odd" "$work/elsewhere/second.cpp"
 "$judge" softmax-cpu "$work/elsewhere/first.cpp" --no-bench >/dev/null 2>&1
 "$judge" softmax-cpu "$work/elsewhere/second.cpp" --no-bench >/dev/null 2>&1

@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 source "$here/checks.sh"
 mkdir -p "$tmp/class/alice" "$tmp/cache"
-cp "$here/../../reference/solutions/softmax-cpu/fast.cpp" "$tmp/class/alice/softmax-cpu.cpp"
+cp "$here/../../problems/softmax-cpu/solutions/fast.cpp" "$tmp/class/alice/softmax-cpu.cpp"
 HPCJUDGE_CACHE="$tmp/cache" "$judge" softmax-cpu "$tmp/class/alice/softmax-cpu.cpp" \
   --participant-folder "$tmp/class/alice" --json "$tmp/report.json" >"$tmp/out.txt" 2>&1
 echo "exit $?: $(field "$tmp/report.json" 'j["verdict"], j["score"]["total"], j["message"][:200]' 2>&1)"

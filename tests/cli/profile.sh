@@ -8,7 +8,7 @@ set -u
 judge=$(realpath "$1")
 . "$(dirname "$0")/repo_copy.sh"
 export NO_COLOR=1
-sub=$src/tests/submissions/softmax-cpu/AC/openmp.cpp
+sub=$src/problems/softmax-cpu/submissions/AC/openmp.cpp
 
 "$judge" profile softmax-cpu "$sub" --case no-such-case >"$work/out" 2>"$work/err"
 rc=$?
@@ -16,7 +16,7 @@ rc=$?
   fail "a bad --case: exit $rc, $(cat "$work/err")"
 
 if ! ls /dev/nvidia* >/dev/null 2>&1; then
-  "$judge" profile vector-add "$src/reference/solutions/vector-add/baseline.cu" >"$work/out" 2>"$work/err"
+  "$judge" profile vector-add "$src/problems/vector-add/solutions/baseline.cu" >"$work/out" 2>"$work/err"
   rc=$?
   [ $rc = 2 ] && grep -q -e "no NVIDIA GPU or driver on this machine" -e "the judge was built without the CUDA toolkit" "$work/err" || fail "a GPU profile without a GPU: exit $rc, $(cat "$work/err")"
 fi

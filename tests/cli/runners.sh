@@ -11,7 +11,7 @@
 #   runners.sh JUDGE
 source "$(dirname "$0")/../bench/cpu_problems.sh" "$1" softmax-cpu
 slug=$slugs
-sol=$root/reference/solutions/$slug/fast.cpp
+sol=$root/problems/$slug/solutions/fast.cpp
 "$judge" "$slug" "$sol" --json "$tmp/first.json" >"$tmp/first.txt" 2>&1 ||
   { cat "$tmp/first.txt"; echo "FAIL: the first grade"; exit 1; }
 HPCJUDGE_TRACE=1 "$judge" "$slug" "$sol" --json "$tmp/second.json" >"$tmp/second.txt" 2>"$tmp/trace.txt" ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A GPU submission graded as an ordinary user without the sandbox, where every runner and the judge run as that one
 # user: its runner is confined as a CPU one is (runner/confine.h, Landlock), from just before it loads the file,
-# its GPU context made. tests/submissions/vector-add/cheat/poisons-the-cache.cu rewrites the cached scale (each
+# its GPU context made. problems/vector-add/submissions/cheat/poisons-the-cache.cu rewrites the cached scale (each
 # baseline 1000 times slower): the file is unchanged and it gains nothing over its twin (../AC/float4-grid-stride.cu);
 # tests/cli/submissions/writes-files.cu may write in its own temporary folder and not in /tmp or the cache. As root,
 # the test makes a user for it (tests/cli/checks.sh, ordinary_user). Without a CUDA device the judge emulates
@@ -10,7 +10,7 @@
 set -u
 judge=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-subs=$(cd "$here/../submissions/vector-add" && pwd)
+subs=$(cd "$here/../../problems/vector-add/submissions" && pwd)
 tmp=$(mktemp -d)
 source "$here/checks.sh"
 ordinary_user "$judge"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The judge's own runners beside the submission, graded as an ordinary user without the sandbox, where every
-# runner and the judge run as that one user: the cheats that reach across (tests/submissions/softmax-cpu/cheat/)
+# runner and the judge run as that one user: the cheats that reach across (problems/softmax-cpu/submissions/cheat/)
 # against their honest twin. copies-the-fast-reference reads the fast reference's output from its memory
 # (/proc/PID/mem): the rivals are not dumpable, so it copies nothing and gains nothing; slows-the-fast-reference
 # pins the rivals' threads to one CPU and slows-the-judge pins the judge's to CPU 0 at nice 19: FAIL, each named
@@ -15,7 +15,7 @@
 set -u
 judge=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-cheats=$(cd "$here/../submissions/softmax-cpu/cheat" && pwd)
+cheats=$(cd "$here/../../problems/softmax-cpu/submissions/cheat" && pwd)
 tmp=$(mktemp -d)
 source "$here/checks.sh"
 ordinary_user "$judge"
@@ -45,7 +45,7 @@ check "poisons-the-cache gains nothing over its twin" no_gain "$tmp/honest-twin.
 if [ "$("$(dirname "$judge")/hpcjudge-runner" --landlock)" -ge 1 ]; then
   check "writes-files: its own temporary folder written, /tmp and the cache refused" \
     grep -q "own temporary folder: written; /tmp: refused; cache: refused" "$tmp/writes-files.out"
-  check "reads-files: its own folder and the system's files read; the cache, reference/, tests/ and the judge's other temporary folders refused" \
+  check "reads-files: its own folder and the system's files read; the cache, the solutions, the corpus and the judge's other temporary folders refused" \
     grep -q "own temporary folder: read; system: read; cache: refused; reference: refused; tests: refused; the judge's other temporary folders: refused" "$tmp/reads-files.out"
   check "borrows-a-compiled-library is AC and borrowed nothing" \
     bash -c "grep -q '\"verdict\": \"AC\"' '$tmp/borrows-a-compiled-library.json' && ! grep -q borrowed '$tmp/borrows-a-compiled-library.out'"

@@ -2,10 +2,10 @@
 # Every GPU problem's fast reference under --sanitize: memcheck on every functional test, and
 # racecheck and synccheck where the problem asks, must find nothing (AC). A reference that keeps what its
 # statement offers (rle-compress's and rle-decompress's mapped, pinned word) must not be RE for it: both were, on
-# the H100 on 2026-12-05, first for memcheck's listing of page-locked host memory as a leak, then for reading a
+# the H100, first for memcheck's listing of page-locked host memory as a leak, then for reading a
 # leak's allocator from the wrong frame of its backtrace (judge/grading/sanitizer_output.h).
 # With --emulate, the same under CPU emulation (its own memcheck: leaks, out-of-bounds accesses, races), which
-# runs in CI: spmv's fast reference kept a cudaMalloc for the process's life, RE on the H100 on 2026-12-06 (196,608
+# runs in CI: spmv's fast reference kept a cudaMalloc for the process's life, RE on the H100 (196,608
 # bytes, never freed) and RE here too. A reference emulation cannot run (CE: "not supported by CPU emulation") is
 # left out with a line that says so.
 #   sanitize_references_gpu_test.sh JUDGE [--emulate]
@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HPCJUDGE_CACHE=$tmp/cache
 failed=0
-for sol in "$root"/reference/solutions/*/fast.cu; do
+for sol in "$root"/problems/*/solutions/fast.cu; do
   slug=$(basename "$(dirname "$sol")")
   name=$slug/$(basename "$sol")
   "$judge" "$slug" "$sol" --sanitize --no-bench $emulate --json "$tmp/r.json" >"$tmp/out.txt" 2>&1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The secret seed is never the submission's to read (tests/submissions/softmax-cpu/cheat/reads-the-seed-file.cpp:
+# The secret seed is never the submission's to read (problems/softmax-cpu/submissions/cheat/reads-the-seed-file.cpp:
 # the seed file named on any process's command line, by a path relative to its folder or where it is known to be
 # (Gradescope's path in the file, this test's seed file here), and
 # the seed in any process's environment; where it reads one it writes a wrong answer). Graded with a seed file
@@ -11,7 +11,7 @@
 set -u
 judge=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-cheat=$here/../submissions/softmax-cpu/cheat/reads-the-seed-file.cpp
+cheat=$here/../../problems/softmax-cpu/submissions/cheat/reads-the-seed-file.cpp
 # Not under /tmp, which the sandbox replaces with a private one (as Gradescope's /autograder/source/seed is not).
 tmp=$(mktemp -d -p /var/tmp)
 source "$here/checks.sh"

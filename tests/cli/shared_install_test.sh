@@ -12,8 +12,8 @@ source "$here/checks.sh"
 [ "$(id -u)" = 0 ] || { echo "skipped: not root"; rm -rf "$tmp"; exit 0; }
 ordinary_user "$judge"
 build_cache=$(dirname "$(dirname "$judge")")/cache
-"$judge" softmax-cpu "$here/../submissions/softmax-cpu/cheat/honest-twin.cpp" --no-bench >/dev/null 2>&1  # root's cache made
-cp "$here/../submissions/softmax-cpu/cheat/honest-twin.cpp" "$tmp/twin.cpp"
+"$judge" softmax-cpu "$here/../../problems/softmax-cpu/submissions/cheat/honest-twin.cpp" --no-bench >/dev/null 2>&1  # root's cache made
+cp "$here/../../problems/softmax-cpu/submissions/cheat/honest-twin.cpp" "$tmp/twin.cpp"
 mkdir -p "$tmp/home" "$tmp/xdg"
 give_tmp
 shared() { runuser -u "$user" -- env -u HPCJUDGE_CACHE -u XDG_CACHE_HOME "$@"; }

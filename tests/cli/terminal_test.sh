@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The grader's terminal is out of a submission's reach (issue 56, class 1): an interactive shell on a terminal of its
-# own (script(1)), in which the judge grades tests/submissions/softmax-cpu/cheat/types-into-the-terminal.cpp (pushes
+# own (script(1)), in which the judge grades problems/softmax-cpu/submissions/cheat/types-into-the-terminal.cpp (pushes
 # " echo pwned > /tmp/hpcjudge-proof-$UID" into the terminal's input with TIOCSTI, for the shell to run after the
 # judge) and writes-to-the-terminal.cpp (writes escape sequences with "hpcjudge-pwned" to /dev/tty and every
 # /dev/pts/N it can open), with and without --sandbox (where bubblewrap can start), then both in judge batch (with
@@ -13,7 +13,7 @@ set -u
 command -v script >/dev/null || { echo "skipped: script(1) is not installed (util-linux)"; exit 0; }
 judge=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-cheats=$(cd "$here/../submissions/softmax-cpu/cheat" && pwd)
+cheats=$(cd "$here/../../problems/softmax-cpu/submissions/cheat" && pwd)
 tmp=$(mktemp -d /var/tmp/hpcjudge-terminal-XXXXXX)
 source "$here/checks.sh"
 user=hpcjudge-term-$$

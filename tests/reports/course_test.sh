@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 command -v xmllint >/dev/null || { echo "FAIL: xmllint is missing (apt-get install libxml2-utils; tools/install-deps.sh --test)"; exit 1; }
 # The judge on a copy of problems/: its local reports stay out of the repository's .hpcjudge/.
-cp -r "$repo/problems" "$tmp/problems" && ln -s "$repo/reference" "$tmp/reference" && ln -s "$repo/tests" "$tmp/tests"
+cp -r "$repo/problems" "$tmp/problems" && ln -s "$repo/tests" "$tmp/tests"
 export HPCJUDGE_ROOT=$tmp
 passes=0 fails=0
 check() {  # NAME COMMAND...
@@ -30,7 +30,7 @@ grade() {  # NAME FILE: judge it into $tmp/NAME.{json,gs.json,xml}
 }
 field() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); [d := d[k] for k in sys.argv[2:]]; print(d)' "$@"; }
 
-sol=$repo/reference/solutions/softmax-cpu
+sol=$repo/problems/softmax-cpu/solutions
 grade ac "$sol/baseline.cpp"
 ntests=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["tests"]))' "$tmp/ac.json")
 ncases=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["tests"]) - int(sys.argv[2]))' "$tmp/ac.gs.json" "$ntests")
@@ -40,7 +40,7 @@ check "AC: a test entry per functional test and per performance case" bash -c "t
 check "AC: JUnit validates" xmllint --noout --schema "$xsd" "$tmp/ac.xml"
 check "AC: JUnit counts: compile + tests pass, performance cases skipped" test "$(junit_counts "$tmp/ac.xml")" = "$((1 + ntests + ncases)) 0 0 $ncases"
 
-grade wa "$repo/tests/submissions/softmax-cpu/WA/float-accumulator.cpp"
+grade wa "$repo/problems/softmax-cpu/submissions/WA/float-accumulator.cpp"
 check "WA: results.json passes, score 0" python3 "$gs" "$tmp/wa.gs.json" --score 0 --verdict WA
 check "WA: the wrong test's output says why" bash -c "grep -q 'passed, but the correctness points come only with AC on every test' '$tmp/wa.gs.json' && python3 -c 'import json, sys; t = [t for t in json.load(open(sys.argv[1]))[\"tests\"] if t[\"status\"] == \"failed\" and t[\"name\"].startswith(\"test \")]; assert t and \"elements of output wrong\" in t[0][\"output\"], t[:1]' '$tmp/wa.gs.json'"
 check "WA: JUnit validates, with failures of type WA" bash -c "xmllint --noout --schema '$xsd' '$tmp/wa.xml' && grep -q '<failure type=\"WA\" message=\"' '$tmp/wa.xml' && test \$(python3 -c 'import sys, xml.etree.ElementTree as E; print(E.parse(sys.argv[1]).getroot().get(\"failures\"))' '$tmp/wa.xml') -ge 1"
@@ -68,7 +68,7 @@ check "hostile file name: results.json passes" python3 "$gs" "$tmp/odd.gs.json" 
 # judge batch --junit: one file per participant, hostile names included.
 names=('a"b'"'"'<c>&d' '-leading dash' '=SUM(1)' $'two\nlines' '王小明' 'plain')
 for n in "${names[@]}"; do mkdir -p "$tmp/class/$n" && cp "$sol/baseline.cpp" "$tmp/class/$n/softmax-cpu.cpp"; done
-cp "$repo/tests/submissions/softmax-cpu/WA/float-accumulator.cpp" "$tmp/class/plain/softmax-cpu.cpp"
+cp "$repo/problems/softmax-cpu/submissions/WA/float-accumulator.cpp" "$tmp/class/plain/softmax-cpu.cpp"
 iso=()
 if ! command -v bwrap >/dev/null && [ "$(id -u)" != 0 ]; then iso=(--unsafe-no-isolation); fi
 "$judge" batch "$tmp/class" --out "$tmp/results" --no-bench --junit "${iso[@]}" >"$tmp/batch.out" 2>&1

@@ -2,7 +2,8 @@
 // stderr what it could read (tests/cli/same_user_test.sh). Graded as the judge's own user without the sandbox,
 // that user's files are the runner's, so the kernel keeps them (runner/confine.h, Landlock): the judge's cache
 // ($HPCJUDGE_CACHE: the cached scale, the compiled references, the cached reference answers), the repository's
-// answers and tests (reference/, tests/, found from the runner's own path) and the judge's other temporary
+// answers and tests (problems/*/solutions/, problems/*/submissions/, problems/families/, tests/, found from
+// the runner's own path) and the judge's other temporary
 // folders (hpcjudge-* beside $TMPDIR, but its own library there) are refused; its own temporary folder and the
 // system's files are read.
 #include <dlfcn.h>
@@ -73,8 +74,8 @@ extern "C" void solve(const float* input, float* output, int N) {
                      "the judge's other temporary folders: %s\n",
                      readable(own + "/own.txt") ? "read" : "refused", readable("/etc/passwd") ? "read" : "refused",
                      cache ? any_read(std::string(cache) + "/*.json").c_str() : "none",
-                     any_read(repo + "/reference/solutions/softmax-cpu/*.cpp").c_str(),
-                     any_read(repo + "/tests/submissions/softmax-cpu/AC/*.cpp").c_str(),
+                     any_read(repo + "/problems/softmax-cpu/solutions/*.cpp").c_str(),
+                     any_read(repo + "/problems/softmax-cpu/submissions/AC/*.cpp").c_str(),
                      any_read(own.substr(0, own.rfind('/')) + "/hpcjudge-*/*", own + "/").c_str());
     }
     float m = -INFINITY;

@@ -1,1 +1,1 @@
-../../../submissions/matmul-cpu/WA/square-only.cpp
+../../../../problems/matmul-cpu/submissions/WA/square-only.cpp

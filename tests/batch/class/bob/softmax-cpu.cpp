@@ -1,1 +1,1 @@
-../../../../reference/solutions/softmax-cpu/baseline.cpp
+../../../../problems/softmax-cpu/solutions/baseline.cpp

@@ -1,1 +1,1 @@
-../../../submissions/matmul-cpu/AC/serial.cpp
+../../../../problems/matmul-cpu/submissions/AC/serial.cpp

@@ -1,1 +1,1 @@
-../../../submissions/softmax-cpu/RE/null-write.cpp
+../../../../problems/softmax-cpu/submissions/RE/null-write.cpp

@@ -1,1 +1,1 @@
-../../../submissions/matmul-cpu/CE/syntax-error.cpp
+../../../../problems/matmul-cpu/submissions/CE/syntax-error.cpp

@@ -1,1 +1,1 @@
-../../../submissions/softmax-cpu/TLE/endless-loop.cpp
+../../../../problems/softmax-cpu/submissions/TLE/endless-loop.cpp

@@ -1,1 +1,1 @@
-../../../submissions/matmul-cpu/WA/b-column-major.cpp
+../../../../problems/matmul-cpu/submissions/WA/b-column-major.cpp

@@ -1,1 +1,1 @@
-../../../submissions/softmax-cpu/cheat/prints-100-megabytes.cpp
+../../../../problems/softmax-cpu/submissions/cheat/prints-100-megabytes.cpp

@@ -1,1 +1,1 @@
-../../../submissions/matmul-cpu/CE/changed-signature.cpp
+../../../../problems/matmul-cpu/submissions/CE/changed-signature.cpp

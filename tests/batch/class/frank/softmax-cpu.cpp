@@ -1,1 +1,1 @@
-../../../submissions/softmax-cpu/CE/syntax-error.cpp
+../../../../problems/softmax-cpu/submissions/CE/syntax-error.cpp

@@ -1,1 +1,1 @@
-../../../submissions/softmax-cpu/AC/openmp.cpp
+../../../../problems/softmax-cpu/submissions/AC/openmp.cpp

@@ -1,1 +1,1 @@
-../../../../reference/solutions/vector-add/baseline.cu
+../../../../problems/vector-add/solutions/baseline.cu

@@ -1,1 +1,1 @@
-../../../submissions/matmul-cpu/WA/tail-dropped.cpp
+../../../../problems/matmul-cpu/submissions/WA/tail-dropped.cpp

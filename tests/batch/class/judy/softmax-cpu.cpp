@@ -1,1 +1,1 @@
-../../../submissions/softmax-cpu/WA/wrong-normalisation.cpp
+../../../../problems/softmax-cpu/submissions/WA/wrong-normalisation.cpp

@@ -1,1 +1,1 @@
-../../../submissions/matmul-cpu/AC/openmp-blocked.cpp
+../../../../problems/matmul-cpu/submissions/AC/openmp-blocked.cpp

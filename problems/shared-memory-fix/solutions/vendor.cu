@@ -1,0 +1,1 @@
+../../matmul-gpu/solutions/vendor.cu

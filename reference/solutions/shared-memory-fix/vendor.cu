@@ -1,1 +1,0 @@
-../matmul-gpu/vendor.cu
