@@ -94,7 +94,7 @@ if [ "$phase" = sanitize ]; then
   # tool's raw output kept (HPCJUDGE_TRACE): the verdict, and where it is not the one expected, the tool's reports.
   for sv in ${SANITIZE:-vector-add:problems/vector-add/submissions/AC/sanitize-pinned-host-word.cu
       vector-add:problems/vector-add/submissions/RE/sanitize-leak.cu $(for f in problems/*/solutions/fast.cu; do
-        echo "$(basename "$(dirname "$f")"):$f"; done)}; do
+        echo "$(basename "$(dirname "$(dirname "$f")")"):$f"; done)}; do
     slug=${sv%%:*}; f=${sv#*:}
     log="$out/sanitize-$slug-$(basename "${f%.*}")"
     HPCJUDGE_TRACE=1 ./judge/judge "$slug" "$f" --sanitize --no-bench --json "$log.json" >"$log.txt" 2>"$log.trace"

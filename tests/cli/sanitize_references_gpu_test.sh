@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 export HPCJUDGE_CACHE=$tmp/cache
 failed=0
 for sol in "$root"/problems/*/solutions/fast.cu; do
-  slug=$(basename "$(dirname "$sol")")
+  slug=$(basename "$(dirname "$(dirname "$sol")")")  # problems/SLUG/solutions/fast.cu
   name=$slug/$(basename "$sol")
   "$judge" "$slug" "$sol" --sanitize --no-bench $emulate --json "$tmp/r.json" >"$tmp/out.txt" 2>&1
   rc=$?
