@@ -44,17 +44,6 @@ MAY_INCLUDE = {
     "cli": ["judge", "problems"],
 }
 
-# Module cycles known and owned elsewhere: a cycle all of whose modules are in one of these sets passes. Each is
-# the grading part's of issue 58 to break (judge/grading/*), then to be deleted here.
-ALLOWED_CYCLES = [
-    # The grade's flow: grade.cpp includes early_runners.h, rivals.h, score.h and reports/human.h, whose .cpp
-    # files include grade.h back (and rivals.cpp, human.cpp score.h).
-    {"judge/grading/early_runners", "judge/grading/grade", "judge/grading/rivals", "judge/grading/score",
-     "judge/reports/human"},
-    # compile.cpp includes libraries.h; libraries.cpp includes compile.h (included_headers runs the compile).
-    {"judge/grading/compile", "judge/grading/libraries"},
-]
-
 SOURCE = re.compile(r"\.(h|hpp|cpp|cc|cu|cuh)$")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
@@ -171,8 +160,6 @@ def check(root, quiet=False):
         elif la != lb:
             arrows[(la, lb)] = arrows.get((la, lb), 0) + 1
     for comp in cycles(edges):
-        if any(set(comp) <= c for c in ALLOWED_CYCLES):
-            continue
         inside = [f"{a}:{n} -> {b}" for a, b, n in edges
                   if module(a) in comp and module(b) in comp and module(a) != module(b)]
         findings.append("include cycle among " + ", ".join(comp) + ":\n    " + "\n    ".join(inside))
