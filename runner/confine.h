@@ -5,7 +5,7 @@
 // devices (/dev/null), never to a terminal's; not /tmp, where the judge's cache may be; and,
 // from Landlock's sixth version on, no signal sent to a process outside the runner's own (the judge, the other
 // runners). Graded as the judge's own user without the sandbox, a submission could otherwise rewrite the judge's
-// cache (a cached baseline time 1000 times longer lifts every score on the scale: docs/design.md, "Trust"), the
+// cache (a cached baseline time 1000 times longer lifts every score on the scale: docs/design.md, "isolation"), the
 // repository or another file of that user's, or stop the judge. As root and under bubblewrap a runner is a user of
 // its own on a read-only filesystem already; the confinement holds there too. Irreversible, inherited by every
 // thread and process the submission starts. Where the kernel has no Landlock, nothing is confined but this: in

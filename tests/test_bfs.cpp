@@ -101,7 +101,7 @@ TEST_CASE("bfs: every graph is valid CSR, symmetric, and the same for the same s
 
 TEST_CASE("bfs: the grids have no closed form: rewired edges, shuffled ids, levels no distance of the coordinates",
           "[bfs]") {
-  // No performance case may have an answer cheaper than the algorithm it tests (docs/design.md, "A problem"): on a
+  // No performance case may have an answer cheaper than the algorithm it tests (docs/design.md, "Problems as packages"): on a
   // plain grid numbered row by row the levels are Manhattan distances, written in O(1) a vertex.
   for (const char* name : {"grid-100x90", "grid-1000x1000"}) {
     INFO(name);

@@ -2,7 +2,7 @@
 // when it compiles a GPU submission with g++ instead of nvcc. It declares the
 // part of the CUDA language and runtime a submission may use, one header per
 // family; the work is done by libhpcjudge-emulate (emulate/runtime/), which
-// the runner links too. docs/design.md, "Emulation", says how it works.
+// the runner links too. docs/design.md, "Emulator", says how it works.
 #pragma once
 #ifndef HPCJUDGE_EMULATION
 #define HPCJUDGE_EMULATION 1

@@ -9,7 +9,7 @@
 //
 // The judge cannot undo a raised nice value or SCHED_IDLE without privilege, so it does not try: it looks
 // before each of its own runners' calls, and a change is the submission's doing (its code is the only code that
-// ran meanwhile as the judge's user), a forgery of the timing (docs/design.md, "Trust").
+// ran meanwhile as the judge's user), a forgery of the timing (docs/design.md, "isolation").
 #pragma once
 #include <sched.h>
 #include <sys/types.h>

@@ -50,7 +50,7 @@ constexpr int kHoldPasses = 4;
 // How long a failed unlock waits for the runner's own end before it is the call's cause.
 constexpr auto kDeathGrace = std::chrono::seconds(1);
 
-// HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "Where a call's interval goes"): in µs
+// HPCJUDGE_TRACE's line for one call or ping (docs/design.md, "timing"): in µs
 // from the judge's `sent`, its own moments (handed: the interval's start; resumed, unlocked, arrived: the
 // reply there to read, the interval's end on a CPU; fenced: its end on a GPU; parsed, stopped) and the
 // runner's marks, on the same monotonic clock.
@@ -1050,7 +1050,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
     // them (docs/design.md, "Who measures"); then the rest, inputs and guard zones.
     if (opt.read_back != ReadBack::None) device_->download(into, layout.total, all_but_outputs(sig, layout));
     if (opt.read_back == ReadBack::All) device_->download(into, layout.total, outputs_and(sig, layout, scratch));
-    if (trace_)  // where a call's copies go, in µs (docs/design.md, "Where a call's interval goes")
+    if (trace_)  // where a call's copies go, in µs (docs/design.md, "timing")
       std::fprintf(stderr, "trace copies runner %d bytes %zu load %.1f flush %.1f read-back %.1f\n",
                    static_cast<int>(child_->pid()), layout.total, 1e6 * load_s_, 1e6 * flush_s, 1e6 * copy.lap());
     // A staged call: its device work held from now to its next call, so that work launched after the reply runs

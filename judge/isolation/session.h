@@ -87,7 +87,7 @@ struct SessionOptions {
   // first ArenaLayout::copied bytes of its own arena (its workspaces stay on its own file), so that every side of a
   // ratio calls on the same pages; none where null (its own memfd holds them all). On the 2-core VM four memfd
   // buffers of 32 MiB with the same contents, made one after another, gave a gather over them medians of 30.4,
-  // 32.2, 30.2 and 19.8 ms, each held call after call (docs/design.md, "The offset between runners"). A session
+  // 32.2, 30.2 and 19.8 ms, each held call after call (docs/notebook/runner-offset.md). A session
   // loads its image into it right before each call of its own (call() ignores CallOptions::loaded) and reads the
   // call back right after into its read-back, which result() gives.
   SharedArena* common_arena = nullptr;

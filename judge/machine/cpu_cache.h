@@ -12,7 +12,7 @@
 //   the process's CPU quota is below its CPUs (a container), as many threads as
 //   the quota has CPUs, unpinned. Faster (4.2-7.2 ms against 17-18 ms on the
 //   2-core VM) and as cold (lab/flush_probe.cpp), but not the judge's: see
-//   docs/design.md, "The CPU's caches".
+//   docs/notebook/cpu-cache-flush.md.
 #pragma once
 #include <condition_variable>
 #include <cstddef>

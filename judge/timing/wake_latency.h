@@ -6,7 +6,7 @@
 // holds the CPUs' wake-up latency at 0 for as long as the file is open; it
 // needs root, and without it the timing is as before and the report says so.
 // Measured on the H200 only together with the judge's polling for the reply
-// (docs/design.md, "What it costs"): the two cut the cases' medians by 5-13%;
+// (docs/notebook/cpu-wake-latency.md): the two cut the cases' medians by 5-13%;
 // the runner's 100 us to read a request stayed, so that wait is not an idle state.
 #pragma once
 

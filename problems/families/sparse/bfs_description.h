@@ -93,7 +93,7 @@ class BfsProblem : public FamilyProblem<Solve> {
     std::vector<std::pair<int32_t, int32_t>> e;
     if (kind == "grid") {
       // Rewired and its ids shuffled, so that neither a formula of the coordinates nor the CSR's layout gives the
-      // levels of a performance case cheaper than a search does (docs/design.md, "A problem").
+      // levels of a performance case cheaper than a search does (docs/design.md, "Problems as packages").
       const int64_t w = std::stoll(c.gen.substr(c.gen.find(':') + 1));  // "grid:W"
       e = gen::rewired_grid_edges(w, n / w, seed, s);
       gen::relabel(e, gen::shuffled_ids(n, seed, input_stream(c, 0, 1)));

@@ -3,7 +3,7 @@
 // pointers to the host, the host multiplies them, and std::memcpy writes C. Must get RE: a device pointer cannot be
 // dereferenced on the host, by the submission's code or by a library function it calls; on a GPU the first memcpy
 // dies of SIGSEGV. Under CPU emulation device memory is inaccessible outside a kernel and the emulator's own copies,
-// so the memcpy faults there too, and the emulator reports it (docs/design.md, "Emulation").
+// so the memcpy faults there too, and the emulator reports it (docs/design.md, "Emulator").
 // Honest twin: staged-copies-with-kernel.cu.
 // hpcjudge-test: message=SIGSEGV
 #include <cstring>

@@ -4,7 +4,7 @@
 // way), mprotect opens the copies, the host multiplies there and writes C through its copy. Must get RE. On a GPU
 // the device pointers are no pages of the process: mremap fails, and the file falls back to std::memcpy on the
 // device pointers, which faults. Under CPU emulation a call that maps, moves or protects device memory from any
-// code but the emulator's own kills the process (SIGSYS; docs/design.md, "Emulation").
+// code but the emulator's own kills the process (SIGSYS; docs/design.md, "Emulator").
 // Honest twin: staged-copies-with-kernel.cu.
 #include <sys/mman.h>
 

@@ -3,7 +3,7 @@
 // them, and std::memcpy writes the sums into C. Must get RE: a device pointer cannot be dereferenced on the host, by
 // the submission's own code or by a library function it calls; on a GPU the first memcpy dies of SIGSEGV. Under CPU
 // emulation device memory is inaccessible outside a kernel and the emulator's own copies, so the memcpy faults there
-// too, and the emulator reports it (docs/design.md, "Emulation").
+// too, and the emulator reports it (docs/design.md, "Emulator").
 // Honest twin: device-staging-with-kernel.cu.
 // hpcjudge-test: message=SIGSEGV
 #include <cstring>

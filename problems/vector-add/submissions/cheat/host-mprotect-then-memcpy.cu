@@ -4,7 +4,7 @@
 // get RE. On a GPU the device pointers are no host memory: mprotect fails (or opens pages that are not the device's)
 // and the memcpy faults, or the sums never reach the device, which the check at the end catches (a trap: the file
 // crashes wherever its cheat did not work). Under CPU emulation a call that changes the protection or the mapping of
-// device memory from any code but the emulator's own kills the process (SIGSYS; docs/design.md, "Emulation").
+// device memory from any code but the emulator's own kills the process (SIGSYS; docs/design.md, "Emulator").
 // Honest twin: device-staging-with-kernel.cu.
 #include <sys/mman.h>
 

@@ -5,7 +5,7 @@
 // and C are read and written there. Must get RE. On a GPU no file lies under a device pointer, and the file falls
 // back to std::memcpy on the device pointers, which faults. Under CPU emulation the runner keeps no descriptor of the
 // arena once it is mapped, and the device range's files are out of reach, so the same fallback faults, which the
-// emulator reports (docs/design.md, "Emulation").
+// emulator reports (docs/design.md, "Emulator").
 // Honest twin: device-staging-with-kernel.cu.
 #include <fcntl.h>
 #include <sys/mman.h>

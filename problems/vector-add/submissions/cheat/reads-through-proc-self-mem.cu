@@ -4,7 +4,7 @@
 // them, and the sums are written to C through it. Must get RE. On a GPU the device pointers are no pages of the
 // process: the reads fail, and the file falls back to std::memcpy on the device pointers, which faults. Under CPU
 // emulation the same fallback faults (the emulator reports it) wherever /proc/self/mem cannot be opened, read or
-// written at device memory (docs/design.md, "Emulation").
+// written at device memory (docs/design.md, "Emulator").
 // Honest twin: device-staging-with-kernel.cu.
 #include <fcntl.h>
 #include <unistd.h>
