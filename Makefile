@@ -37,7 +37,7 @@ judge: deps $(BUILD)/CMakeCache.txt
 
 # Configured again with the tests required, so a build from `make judge` gains them.
 test: test-deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DHPCJUDGE_TESTS=ON $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DHPCJUDGE_TESTS=ON -DHPCJUDGE_SERVER=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	@cmake --build $(BUILD) -j $(JOBS) > /dev/null  # the dependency files merged (see judge:)
 	@# A test still running after 15 minutes has hung (the longest, which set their own TIMEOUT, take 4): it fails

@@ -29,6 +29,7 @@ LAYERS = {
     "emulate": ["emulate/"],    # the CUDA emulator: its runtime, its headers, its source rewriter
     "runner": ["runner/"],      # the runner process
     "judge": ["judge/"],        # the judge's library: grading, isolation, machine, reports, classroom
+    "server": ["server/"],      # judge serve: the store, the HTTP API, the pages, the workers
     "cli": ["judge/cli/"],      # the judge's front end, above everything else in the judge
 }
 
@@ -41,7 +42,8 @@ MAY_INCLUDE = {
     "emulate": ["sdk"],
     "runner": ["protocol", "emulate"],
     "judge": ["protocol", "emulate"],
-    "cli": ["judge", "problems"],
+    "server": ["judge"],
+    "cli": ["judge", "problems", "server"],
 }
 
 SOURCE = re.compile(r"\.(h|hpp|cpp|cc|cu|cuh)$")

@@ -28,10 +28,10 @@ codename=$( (. "$os_release" 2>/dev/null && echo "${VERSION_CODENAME:-}") || tru
 # shellcheck disable=SC1090
 distro=$( (. "$os_release" 2>/dev/null && echo "${ID:-}") || true)
 
-required=(cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev)
+required=(cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev libcpp-httplib-dev libsqlite3-dev libsodium-dev)
 recommended=(bubblewrap)
 test_pkgs=(libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils)
-[ "$distro" = ubuntu ] || test_pkgs+=(chromium)
+[ "$distro" = ubuntu ] || test_pkgs+=(chromium chromium-driver python3-selenium)
 want_tests=0
 [ "${1:-}" = --test ] && want_tests=1
 

@@ -33,8 +33,8 @@ chmod +x "$work/bin/"*
 printf 'ID=debian\nVERSION_ID="12"\nVERSION_CODENAME=bookworm\n' > "$work/debian"
 printf 'ID=ubuntu\nVERSION_ID="24.04"\nVERSION_CODENAME=noble\n' > "$work/ubuntu"
 
-judging="cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev"
-tests_debian="libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils chromium"
+judging="cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev libcpp-httplib-dev libsqlite3-dev libsodium-dev"
+tests_debian="libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils chromium chromium-driver python3-selenium"
 tests_ubuntu="libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils"
 # db PKG...: the stub's database; Catch2 at $CATCH2_VERSION (default a v3 from backports).
 db() { for p in "$@"; do if [ "$p" = libcatch2-dev ]; then echo "$p ${CATCH2_VERSION:-3.4.0-1~bpo12+1}"; else echo "$p 1.0"; fi; done; }

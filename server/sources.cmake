@@ -1,0 +1,4 @@
+# The server's files (cmake/server.cmake): one line each, added once the file compiles.
+set(HPCJUDGE_SERVER_SOURCES
+  server/context.cpp
+)
