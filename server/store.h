@@ -91,14 +91,16 @@ class Store {
   std::optional<Submission> claim(const std::string& worker, bool (*accepts)(const std::string& slug, void*),
                                   void* ctx);
   void set_state(int64_t id, const std::string& state);  // compiling, testing, timing (a held job only)
-  // The grade's report (the --json schema): kept in DATA/reports/<id>.json, the row done with its verdict, and the
-  // participant's counting report in DATA/results (or DATA/final) brought up to date.
-  void finish(int64_t id, const nlohmann::json& report);
+  // The grade's report (the --json schema) and its text (what the child judge printed: the terminal report a local
+  // grade prints, byte for byte): kept in DATA/reports/<id>.json and <id>.txt, the row done with its verdict, and
+  // the participant's counting report in DATA/results (or DATA/final) brought up to date.
+  void finish(int64_t id, const nlohmann::json& report, const std::string& text);
   // A worker lost the job (crashed, killed, timed out): queued again on the first loss, JE on the second.
   void lost(int64_t id, const std::string& why);
   // At start: every job held by a worker of the previous run is lost (its worker died with the server).
   int recover_after_restart();
   std::optional<nlohmann::json> report(int64_t id);
+  std::optional<std::string> report_text(int64_t id);
 
   // Rejudge (the admin page): one submission, every submission of a problem, or every counting submission
   // (problem empty): queued again under a new request; returns how many.
