@@ -3,8 +3,10 @@
 // (server/workers.h) each take a Context&; none of them includes another.
 #pragma once
 #include <condition_variable>
+#include <cstdint>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,9 +25,13 @@ struct ServeOptions {
   bool sandbox = false;                 // each grade under bubblewrap (the default where it is installed)
   bool unisolated = false;              // --unsafe-no-isolation (tests only)
   std::filesystem::path seed_file;      // --seed-file: the secret seed of the final round
+  std::optional<uint64_t> secret_seed;  // and the seed read from it (as `judge batch --seed-file` reads one)
   std::string slurm_partition;          // --slurm PARTITION: workers as a Slurm job
   std::filesystem::path tls_cert, tls_key;  // --tls-cert/--tls-key: HTTPS
   int request_timeout_s = 10;           // a client that sends nothing for this long is dropped
+  // A remote worker's hold on a job: given back (Store::lost) when its worker posts nothing for this long (each
+  // post on the job renews it; `judge worker` re-posts its state every lease_s / 6 as a heartbeat).
+  int worker_lease_s = 180;
 };
 
 struct Context {
