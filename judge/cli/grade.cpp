@@ -2,6 +2,7 @@
 // results and JUnit XML; `judge all`: every problem's own solution file, a line each.
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include "judge/classroom/pack.h"
 #include "judge/cli/commands.h"
@@ -9,6 +10,7 @@
 #include "judge/files.h"
 #include "judge/reports/course.h"
 #include "judge/reports/human.h"
+#include "judge/reports/progress_file.h"
 
 namespace hpcjudge::cli {
 
@@ -19,6 +21,7 @@ namespace {
 // The files a grading writes besides the terminal's report.
 struct Outputs {
   std::string json, gradescope, junit;
+  std::string progress;  // --progress: the grade's stages as JSON lines, for a parent (judge serve's grader)
 };
 
 std::string dump(const nlohmann::json& v) { return v.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; }
@@ -48,7 +51,15 @@ int grade_file(const Paths& paths, const std::string& slug, const std::string& f
   check_source(p, src, opt.folder);
   check_outputs(out);
   HumanPrinter printer(p, Style::detect(stdout), human);
-  const Report r = grade(p, src, opt, paths, printer);
+  std::vector<Listener*> listeners{&printer};
+  std::unique_ptr<ProgressFile> progress;
+  try {
+    if (!out.progress.empty()) listeners.push_back((progress = std::make_unique<ProgressFile>(out.progress)).get());
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  FanOut listener(listeners);
+  const Report r = grade(p, src, opt, paths, listener);
   printer.finished(r);
   const nlohmann::json j = r.to_json();
   write_outputs(out, p, src, j);
@@ -106,6 +117,7 @@ int judge_grade(int argc, char** argv, const Paths& paths, GradingFlags& flags) 
   app.add_option("--gradescope", outputs.gradescope,
                  "also write Gradescope's autograder results (results.json) to this file");
   app.add_option("--junit", outputs.junit, "also write a JUnit XML report to this file (CI, GitHub Classroom)");
+  app.add_option("--progress", outputs.progress, "")->group("");  // what judge serve's grader asks (progress_file.h)
   HumanOptions human;
   app.add_flag("-v,--verbose", human.verbose, "a wrong answer's every listed mismatch, not the concise summary");
   flags.add_to(app);
