@@ -3,4 +3,9 @@ set(HPCJUDGE_SERVER_SOURCES
   server/auth.cpp
   server/context.cpp
   server/standings.cpp
+  server/grader.cpp
+  server/workers.cpp
+  server/worker_api.cpp
+  server/remote_worker.cpp
+  server/slurm_workers.cpp
 )

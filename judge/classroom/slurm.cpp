@@ -76,6 +76,12 @@ std::string sbatch(const fs::path& exe, std::vector<std::string> args, const std
 
 }  // namespace
 
+std::string sbatch_job(const std::vector<std::string>& args, const std::string& what) {
+  const fs::path exe = find_in_path("sbatch");
+  if (exe.empty()) throw SlurmError("sbatch not found on PATH: --slurm needs Slurm's client commands");
+  return sbatch(exe, args, what);
+}
+
 SlurmSubmission submit_to_slurm(const fs::path& judge, const fs::path& dir, const fs::path& results,
                                 const std::vector<std::string>& participants, const std::vector<std::string>& extra,
                                 const SlurmOptions& opt) {

@@ -38,4 +38,8 @@ SlurmSubmission submit_to_slurm(const std::filesystem::path& judge, const std::f
                                 const std::filesystem::path& results, const std::vector<std::string>& participants,
                                 const std::vector<std::string>& extra, const SlurmOptions& opt);
 
+// Submits one job: `sbatch --parsable ARGS...` (sbatch found on PATH); returns its job id. SlurmError where sbatch
+// is missing or refuses (`what` names the job in the message).
+std::string sbatch_job(const std::vector<std::string>& args, const std::string& what);
+
 }  // namespace hpcjudge

@@ -1,0 +1,41 @@
+// The server's own workers: one thread per local worker (--devices: one per GPU, default one on device 0; --workers
+// N), each claiming the oldest queued job it can take (Store::claim), grading it with the grader (server/grader.h)
+// and finishing it (Store::finish), or giving it back (Store::lost: requeued once, then JE) where the child judge
+// did not finish or the worker failed.
+//
+// Fairness, so that a grade here scores as `judge SLUG FILE` on this machine: no two timed runs share a GPU or a
+// CPU core. Each worker has its own cores (this process's CPUs split evenly among the workers) and its GPU; a GPU
+// grade holds its device alone and runs on its worker's cores; a CPU problem's timed grade takes the whole machine
+// (every core, no other grade at once: a shared lock for GPU grades, an exclusive one for CPU grades, a waiting
+// CPU grade let in before later GPU grades). Under --no-bench nothing is timed: a CPU grade runs on its worker's
+// cores beside the others.
+//
+// Besides the workers, a keeper gives back the jobs of remote workers whose lease ran out (server/worker_api.h).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "server/context.h"
+#include "server/grader.h"
+
+namespace hpcjudge::server {
+
+// One local worker: its name (who holds a job: "local:gpu0"), its GPU and its cores.
+struct LocalWorker {
+  std::string name;
+  int device = 0;
+  std::vector<int> cores;
+};
+
+// The local workers the options ask for, over `cores` (this process's CPUs).
+std::vector<LocalWorker> plan_workers(const ServeOptions& opt, const std::vector<int>& cores);
+
+// How this server's grades are made (the options, the data folder and seed file hidden from submissions).
+GraderOptions grader_options(const Context& ctx);
+
+// Starts the local workers and the lease keeper; stop_workers kills the grades in progress (their jobs stay held
+// by the dead worker, so the next start's Store::recover_after_restart requeues them) and joins every thread.
+void start_workers(Context& ctx);
+void stop_workers();
+
+}  // namespace hpcjudge::server
