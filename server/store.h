@@ -93,7 +93,9 @@ class Store {
   void set_state(int64_t id, const std::string& state);  // compiling, testing, timing (a held job only)
   // The grade's report (the --json schema) and its text (what the child judge printed: the terminal report a local
   // grade prints, byte for byte): kept in DATA/reports/<id>.json and <id>.txt, the row done with its verdict, and
-  // the participant's counting report in DATA/results (or DATA/final) brought up to date.
+  // the participant's counting report in DATA/results (or DATA/final) brought up to date (participants only: an
+  // admin's or a worker's grade is no one's result). Throws std::invalid_argument where the job is not held (done,
+  // or lost and queued again), so a grade is kept once per request.
   void finish(int64_t id, const nlohmann::json& report, const std::string& text);
   // A worker lost the job (crashed, killed, timed out): queued again on the first loss, JE on the second.
   void lost(int64_t id, const std::string& why);
@@ -110,6 +112,11 @@ class Store {
   // The final round: every participant's counting public submission of each problem queued again as a new
   // "final" submission (same file), graded with the secret seed; its reports go to DATA/final.
   int start_final_round();
+
+  // The problems this server serves (--problems; every problem where empty): written to DATA/results/batch.json
+  // and DATA/final/batch.json, which fix the leaderboard's columns, with the participants (kept up to date as
+  // participants are added).
+  void set_problems(const std::vector<std::string>& slugs);
 
   Policy policy();
   void set_policy(const Policy& p);
