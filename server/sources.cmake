@@ -4,6 +4,8 @@ set(HPCJUDGE_SERVER_SOURCES
   server/context.cpp
   server/store.cpp
   server/tokens.cpp
+  server/policy.cpp
+  server/exports.cpp
   server/standings.cpp
   server/grader.cpp
   server/workers.cpp

@@ -489,14 +489,15 @@ void Store::set_state(int64_t id, const std::string& state) {
 
 namespace {
 
-// The report as kept: the grade's own, with the participant named and "server" saying which submission, round,
-// worker and request it was.
+// The report as kept: the grade's own, with the participant named and "server" (the grader's device and cores kept)
+// saying which submission, round, worker and request it was.
 json kept_report(const json& report, const Submission& s) {
   json kept = report.is_object() ? report : json::object();
   if (!kept.contains("participant") || !kept["participant"].is_string() || kept["participant"].get<std::string>().empty())
     kept["participant"] = s.participant;
-  kept["server"] = {{"id", s.id},         {"round", s.round},       {"worker", s.worker},
-                    {"request", s.request}, {"attempts", s.attempts}, {"created_at", s.created_at}};
+  if (!kept.contains("server") || !kept["server"].is_object()) kept["server"] = json::object();
+  kept["server"].update(json{{"id", s.id},         {"round", s.round},       {"worker", s.worker},
+                             {"request", s.request}, {"attempts", s.attempts}, {"created_at", s.created_at}});
   return kept;
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
@@ -13,6 +14,9 @@
 #include <thread>
 
 #include "judge/classroom/leaderboard.h"
+#include "judge/reports/text.h"
+#include "server/exports.h"
+#include "server/policy.h"
 #include "server/store.h"
 #include "server/tokens.h"
 
@@ -55,7 +59,9 @@ std::string db_bytes(const fs::path& data) {
 
 json grade(const std::string& verdict, double total) {
   return {{"problem", "softmax-cpu"}, {"verdict", verdict}, {"message", verdict == "AC" ? "" : "a cause"},
-          {"score", {{"total", total}, {"max", 100}, {"plus_minus", 1.5}}}};
+          {"score", {{"total", total}, {"max", 100}, {"plus_minus", 1.5}, {"correctness", std::min(total, 40.0)},
+                     {"performance", std::max(0.0, total - 40)}}},
+          {"server", {{"device", -1}, {"cores", "0-1"}}}};
 }
 
 // Claims `id` (the oldest queued job must be it) and finishes it with `report`.
@@ -283,6 +289,9 @@ TEST_CASE("store: the counting report is the last or the best, and JE replaces n
   CHECK(done->plus_minus == 1.5);
   CHECK(*s.report_text(four) == "text of " + std::to_string(four) + "\n");
   CHECK((*s.report(four))["participant"] == "ada");
+  CHECK((*s.report(four))["server"]["id"] == four);
+  CHECK((*s.report(four))["server"]["worker"] == "local:test");
+  CHECK((*s.report(four))["server"]["cores"] == "0-1");  // the grader's own entries kept
 
   Policy p = s.policy();
   p.counts = "best";
@@ -421,4 +430,120 @@ TEST_CASE("store: the policy and the audit log are kept", "[server][store]") {
   CHECK(log[0]["action"] == "freeze");
   CHECK(log[1]["detail"] == "submission 7");
   CHECK(s.audit_log(1).size() == 1);
+}
+
+TEST_CASE("policy: the size, the window and the rate limits refuse an upload with their status", "[server][policy]") {
+  DataDir d;
+  Store s(d.path);
+  const Account ada = *s.account_by_token(s.add_account("ada", "participant"));
+  const Account boss = *s.account_by_token(s.add_account("boss", "admin"));
+  const std::string now = hpcjudge::utc_now();
+  Policy p;
+  p.max_upload_bytes = 100;
+  p.in_flight = 0;
+  p.per_hour = 0;
+  s.set_policy(p);
+  CHECK_FALSE(check_upload(s, ada, 100, now));
+  REQUIRE(check_upload(s, ada, 101, now));
+  CHECK(check_upload(s, ada, 101, now)->status == 413);
+  REQUIRE(check_upload(s, boss, 101, now));  // the size binds the staff too
+  CHECK(check_upload(s, boss, 101, now)->status == 413);
+
+  SECTION("the contest window") {
+    p.opens_at = "2026-06-01T00:00:00Z";
+    p.closes_at = "2026-06-02T00:00:00Z";
+    s.set_policy(p);
+    const auto early = check_upload(s, ada, 10, "2026-05-31T23:59:59Z");
+    REQUIRE(early);
+    CHECK(early->status == 403);
+    CHECK_THAT(early->message, Catch::Matchers::ContainsSubstring("opens at 2026-06-01T00:00:00Z"));
+    CHECK_FALSE(check_upload(s, ada, 10, "2026-06-01T00:00:00Z"));
+    CHECK_FALSE(check_upload(s, ada, 10, "2026-06-01T23:59:59Z"));
+    const auto late = check_upload(s, ada, 10, "2026-06-02T00:00:00Z");
+    REQUIRE(late);
+    CHECK(late->status == 403);
+    CHECK_THAT(late->message, Catch::Matchers::ContainsSubstring("closed"));
+    CHECK_FALSE(check_upload(s, boss, 10, "2026-06-03T00:00:00Z"));  // the staff test after the close
+  }
+  SECTION("one in flight") {
+    p.in_flight = 1;
+    s.set_policy(p);
+    const int64_t id = s.add_submission(ada.id, "softmax-cpu", "f.cpp", "x");
+    const auto busy = check_upload(s, ada, 10, now);
+    REQUIRE(busy);
+    CHECK(busy->status == 429);
+    CHECK(busy->retry_after > 0);
+    CHECK_FALSE(check_upload(s, boss, 10, now));
+    grade_next(s, id, grade("AC", 100));
+    CHECK_FALSE(check_upload(s, ada, 10, now));
+  }
+  SECTION("N an hour") {
+    p.per_hour = 2;
+    s.set_policy(p);
+    s.add_submission(ada.id, "softmax-cpu", "f.cpp", "1");
+    CHECK_FALSE(check_upload(s, ada, 10, now));
+    s.add_submission(ada.id, "softmax-cpu", "f.cpp", "2");
+    const auto many = check_upload(s, ada, 10, hpcjudge::utc_now());
+    REQUIRE(many);
+    CHECK(many->status == 429);
+    CHECK(many->retry_after > 3500);
+    CHECK(many->retry_after <= 3600);
+    const std::string later = format_utc(*parse_utc(hpcjudge::utc_now()) + 3601);
+    CHECK_FALSE(check_upload(s, ada, 10, later));
+  }
+}
+
+TEST_CASE("policy: times, and the freeze", "[server][policy]") {
+  CHECK(parse_utc("1970-01-01T00:01:40Z") == std::time_t(100));
+  CHECK(parse_utc("1970-01-01T00:01:40") == std::time_t(100));
+  CHECK(parse_utc("1970-01-02") == std::time_t(86400));
+  CHECK_FALSE(parse_utc("soon"));
+  CHECK_FALSE(parse_utc("1970-01-01T00:01:40Z trailing"));
+  CHECK(format_utc(100) == "1970-01-01T00:01:40Z");
+  Policy p;
+  CHECK_FALSE(frozen(p, "2026-06-01T00:00:00Z"));
+  p.frozen_at = "2026-06-01T12:00:00Z";
+  CHECK_FALSE(frozen(p, "2026-06-01T11:59:59Z"));
+  CHECK(frozen(p, "2026-06-01T12:00:00Z"));
+  CHECK(frozen(p, "2026-06-03T00:00:00Z"));
+}
+
+TEST_CASE("exports: CSV, Gradescope and JUnit of a results folder", "[server][exports]") {
+  DataDir d;
+  Store s(d.path);
+  const int64_t ada = s.account_by_token(s.add_account("ada", "participant"))->id;
+  const int64_t eve = s.account_by_token(s.add_account("=HYPERLINK(\"x\")", "participant"))->id;
+  const int64_t a = s.add_submission(ada, "softmax-cpu", "a.cpp", "a");
+  const int64_t e = s.add_submission(eve, "softmax-cpu", "e.cpp", "e");
+  grade_next(s, a, grade("AC", 80));
+  grade_next(s, e, grade("WA", 0));
+  const fs::path results = d.path / "results";
+
+  const std::string csv = export_csv(results);
+  CHECK(csv == hpcjudge::leaderboard_csv(hpcjudge::leaderboard_model(results)));
+  CHECK_THAT(csv, Catch::Matchers::ContainsSubstring("ada"));
+  CHECK_THAT(csv, Catch::Matchers::ContainsSubstring("'=HYPERLINK"));  // a formula stays text
+
+  const json gs = export_gradescope(results);
+  REQUIRE(gs.contains("ada"));
+  REQUIRE(gs.contains("=HYPERLINK(\"x\")"));
+  CHECK(gs["ada"]["score"] == 80.0);
+  CHECK(gs["=HYPERLINK(\"x\")"]["score"] == 0.0);
+  REQUIRE_FALSE(gs["ada"]["tests"].empty());
+  double added = 0;
+  for (const json& t : gs["ada"]["tests"]) {
+    CHECK(t["name"].get<std::string>().rfind("softmax-cpu: ", 0) == 0);
+    added += t["score"].get<double>();
+  }
+  CHECK(added == Catch::Approx(80.0));
+  CHECK(gs["ada"]["extra_data"]["problems"]["softmax-cpu"]["verdict"] == "AC");
+  CHECK(export_gradescope(results, "ada").size() == 1);
+
+  const std::string junit = export_junit(results);
+  CHECK(junit.rfind("<?xml", 0) == 0);
+  CHECK_THAT(junit, Catch::Matchers::ContainsSubstring("<property name=\"participant\" value=\"ada\"/>"));
+  CHECK_THAT(junit, Catch::Matchers::ContainsSubstring("value=\"=HYPERLINK(&quot;x&quot;)\""));
+  const std::string mine = export_junit(results, "ada");
+  CHECK_THAT(mine, Catch::Matchers::ContainsSubstring("hpcjudge: ada"));
+  CHECK_THAT(mine, !Catch::Matchers::ContainsSubstring("HYPERLINK"));
 }
