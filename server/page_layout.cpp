@@ -55,11 +55,11 @@ std::string element_hashes(const std::string& html, const std::string& tag) {
   return out;
 }
 
+// Each header once: where the server already sets one (its default headers), that one stands.
 void security_headers(httplib::Response& res) {
-  res.set_header("X-Content-Type-Options", "nosniff");
-  res.set_header("X-Frame-Options", "DENY");
-  res.set_header("Referrer-Policy", "same-origin");
-  res.set_header("Cache-Control", "no-store");
+  for (const auto& [name, value] : {std::pair{"X-Content-Type-Options", "nosniff"}, {"X-Frame-Options", "DENY"},
+                                    {"Referrer-Policy", "same-origin"}, {"Cache-Control", "no-store"}})
+    if (!res.has_header(name)) res.set_header(name, value);
 }
 
 }  // namespace

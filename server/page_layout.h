@@ -3,7 +3,8 @@
 //   Content-Security-Policy: default-src 'none'; scripts and styles only the page's own inline ones, each allowed
 //     by its SHA-256 hash (computed from the page as sent, so no other script can run: an injected one has
 //     another hash); fetch() only to this server; forms only to this server; no framing, no <base>.
-//   X-Content-Type-Options: nosniff; X-Frame-Options: DENY; Referrer-Policy: same-origin;
+//   X-Content-Type-Options: nosniff; X-Frame-Options: DENY; Referrer-Policy: same-origin (where the server sets
+//     none of these itself);
 //   Cache-Control: no-store (pages show a participant's own submissions).
 #pragma once
 #include <string>
