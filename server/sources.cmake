@@ -1,6 +1,9 @@
 # The server's files (cmake/server.cmake): one line each, added once the file compiles.
 set(HPCJUDGE_SERVER_SOURCES
+  server/api.cpp
+  server/api_admin.cpp
   server/auth.cpp
+  server/server.cpp
   server/context.cpp
   server/store.cpp
   server/tokens.cpp

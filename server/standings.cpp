@@ -8,6 +8,7 @@
 #include "judge/reports/text.h"
 #include "judge/reports/tolerant_json.h"
 #include "server/context.h"
+#include "server/policy.h"
 
 namespace hpcjudge::server {
 
@@ -18,10 +19,10 @@ namespace {
 
 fs::path frozen_file(const Context& ctx) { return ctx.store.data() / "frozen" / "leaderboard.json"; }
 
-// The freeze's time where it has passed (ISO 8601 UTC strings compare as times), else "".
+// The freeze's time where it has passed, else "".
 std::string passed_freeze(Context& ctx) {
-  const std::string at = ctx.store.policy().frozen_at;
-  return !at.empty() && at <= utc_now() ? at : "";
+  const Policy p = ctx.store.policy();
+  return frozen(p, utc_now()) ? p.frozen_at : "";
 }
 
 json live_model(const Context& ctx) {

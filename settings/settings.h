@@ -57,6 +57,9 @@ inline constexpr Variable kNoColor{"NO_COLOR", "", "set (any value): the human r
 inline constexpr Variable kPath{"PATH", "", "where bwrap, sbatch, compute-sanitizer, ncu and perf are looked for",
                                 Effect::None};
 inline constexpr Variable kUser{"USER", "", "judge pack's name where git has no user.name", Effect::None};
+inline constexpr Variable kToken{"HPCJUDGE_TOKEN", "",
+                                 "judge submit's token (a participant's, from judge serve) where --token is not given",
+                                 Effect::None};
 // OpenMP's and OpenBLAS's, which the judge reads at its start and sets for itself before it starts again
 // (judge/cli/main.cpp): its own threads sleep when idle, and none is bound to a CPU.
 inline constexpr Variable kOmpWaitPolicy{"OMP_WAIT_POLICY", "passive",
@@ -93,7 +96,7 @@ inline constexpr Variable kProfileRange{"HPCJUDGE_PROFILE_RANGE", "",
 // The registry, in the order above.
 inline constexpr const Variable* kAll[] = {&kRoot,          &kCache,        &kXdgCacheHome,
                                            &kHome,          &kSecretSeed,   &kTrace,
-                                           &kNoColor,       &kPath,         &kUser,
+                                           &kNoColor,       &kPath,         &kUser,         &kToken,
                                            &kOmpWaitPolicy, &kOpenblasThreadTimeout, &kOpenblasCoretype,
                                            &kOmpProcBind,   &kOmpPlaces,    &kGompCpuAffinity,
                                            &kTmpdir,        &kPrivateTmp,   &kProfileRange};

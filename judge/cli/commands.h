@@ -14,6 +14,11 @@ int judge_bench(int argc, char** argv, const Paths& paths, GradingFlags& flags);
 int judge_leaderboard(int argc, char** argv, const Paths& paths, GradingFlags& flags);  // leaderboard.cpp
 int judge_profile(int argc, char** argv, const Paths& paths, GradingFlags& flags);      // profile.cpp
 int judge_pack(int argc, char** argv, const Paths& paths, GradingFlags& flags);         // pack.cpp
+#ifdef HPCJUDGE_HAVE_SERVER
+int judge_serve(int argc, char** argv, const Paths& paths, GradingFlags& flags);   // serve.cpp
+int judge_submit(int argc, char** argv, const Paths& paths, GradingFlags& flags);  // submit.cpp
+int judge_worker(int argc, char** argv, const Paths& paths, GradingFlags& flags);  // worker.cpp
+#endif
 // For the problems' authors, not in the students' help (statements.cpp).
 int judge_statements(int argc, char** argv, const Paths& paths, GradingFlags& flags);
 // `judge SLUG [FILE]`: argv[0] is the judge itself (grade.cpp).

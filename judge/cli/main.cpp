@@ -9,6 +9,7 @@
 //   judge profile SLUG [FILE] [--case NAME]         one performance case under ncu (GPU) or perf stat (CPU)
 //   judge pack [SLUG | SLUG=FILE ...] -o FILE [--name NAME]
 //   judge bench [SLUG...]
+//   judge serve --data DIR [...]; judge submit SLUG FILE --server URL   (where built with the server)
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
 #include <fcntl.h>
@@ -44,12 +45,27 @@ namespace {
 // scrubbed from it, and from the memory /proc/PID/environ shows, before anything starts.
 std::optional<std::string> take_secret_seed() { return settings::take(settings::kSecretSeed); }
 
+#ifndef HPCJUDGE_HAVE_SERVER
+// `judge serve`, `submit` and `worker` in a judge built without the server's libraries (cmake/server.cmake).
+int judge_without_server(int, char** argv, const Paths&, GradingFlags&) {
+  std::fprintf(stderr, "judge %s: this judge was built without the server: install libcpp-httplib-dev, "
+               "libsqlite3-dev and libsodium-dev (tools/install-deps.sh) and build it again\n", argv[0]);
+  return 2;
+}
+#endif
+
 int run(int argc, char** argv) {
   using Command = int (*)(int, char**, const Paths&, GradingFlags&);
   static const std::map<std::string, Command> kCommands = {
       {"list", judge_list},   {"all", judge_all},         {"batch", judge_batch}, {"bench", judge_bench},
       {"leaderboard", judge_leaderboard}, {"profile", judge_profile}, {"pack", judge_pack},
-      {"statements", judge_statements}};
+      {"statements", judge_statements},
+#ifdef HPCJUDGE_HAVE_SERVER
+      {"serve", judge_serve}, {"submit", judge_submit}, {"worker", judge_worker},
+#else
+      {"serve", judge_without_server}, {"submit", judge_without_server}, {"worker", judge_without_server},
+#endif
+  };
   GradingFlags flags;
   flags.secret_seed = take_secret_seed();
   const Paths paths = Paths::discover();
