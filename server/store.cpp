@@ -427,7 +427,7 @@ std::vector<Submission> Store::submissions_of(int64_t account) {
 
 std::vector<Submission> Store::queue() {
   Stmt q(impl_->conn(), std::string("SELECT ") + kColumns +
-                            " WHERE s.state <> 'done' ORDER BY s.state <> 'queued', s.queued_seq, s.id");
+                            " WHERE s.state <> 'done' ORDER BY s.queued_seq, s.id");
   return read_all(q);
 }
 
