@@ -40,6 +40,13 @@ for who in ann ben; do
 done
 check "final verdicts: ann AC, ben WA" bash -c \
   "[ \"\$(field '$data/final/ann/softmax-cpu.json' 'j[\"verdict\"]')\" = AC ] && [ \"\$(field '$data/final/ben/softmax-cpu.json' 'j[\"verdict\"]')\" = WA ]"
+# The final round's inputs are the secret seed's: ben's mismatches (values drawn from the seed) are those of a local
+# grade with --seed 918273645, and not the public round's.
+"$judge" softmax-cpu "$problem/submissions/WA/tail-dropped.cpp" --no-bench --seed 918273645 \
+  --json "$tmp/local-secret.json" >/dev/null 2>&1
+mismatches='[t["message"] for t in j["tests"]]'
+check "the final round graded with the secret seed (ben's mismatches as a local grade with it)" bash -c \
+  "[ \"\$(field '$data/final/ben/softmax-cpu.json' '$mismatches')\" = \"\$(field '$tmp/local-secret.json' '$mismatches')\" ] && [ \"\$(field '$data/final/ben/softmax-cpu.json' '$mismatches')\" != \"\$(field '$data/results/ben/softmax-cpu.json' '$mismatches')\" ]"
 id=$(echo $finals | cut -d' ' -f1)
 api GET "/api/submissions/$id" "$admin" >"$tmp/final-report.json"
 check "the final report through the API: round final, seed secret" bash -c \

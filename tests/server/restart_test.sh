@@ -19,39 +19,41 @@ check "--add-participant: the token alone on the last line" bash -c "grep -qx 'h
 start_server "$data" --problems softmax-cpu --no-bench --workers 1 --in-flight 10 --per-hour 100 || exit 1
 first_admin=$admin
 
-# Eight uploads (each its own file, so each compiles), then the server killed at once.
-ids=()
-for k in 1 2 3 4; do
+# Ten uploads at once (each its own file, so each compiles), then the server killed at once.
+for k in 1 2 3 4 5; do
   for who in ann ben; do
     sed "1i // $who $k" "$problem/submissions/AC/openmp.cpp" >"$tmp/$who-$k.cpp"
     t=tok_$who
-    api POST /api/submissions "${!t}" -F problem=softmax-cpu -F "file=@$tmp/$who-$k.cpp" >"$tmp/up.json"
-    ids+=("$(field "$tmp/up.json" 'j["id"]')")
+    curl -s -H "Authorization: Bearer ${!t}" -F problem=softmax-cpu -F "file=@$tmp/$who-$k.cpp" \
+      "$url/api/submissions" >"$tmp/up-$who-$k.json" &
   done
 done
+for j in $(jobs -p); do [ "$j" = "$server_pid" ] || wait "$j"; done
+ids=($(python3 -c 'import json, sys; print(" ".join(str(json.load(open(f))["id"]) for f in sys.argv[1:]))' "$tmp"/up-*.json))
 api GET /api/admin/queue "$admin" >"$tmp/queue.json"
 queued=$(field "$tmp/queue.json" 'sum(1 for s in j if s["state"] == "queued")')
 echo "at the kill: $(field "$tmp/queue.json" 'len(j)') not done, $queued queued"
 stop_server KILL
-check "killed with work queued (at least 4 of 8 queued)" test "$queued" -ge 4
+check "killed with work queued (at least 4 of 10 queued)" test "$queued" -ge 4
 db() { sqlite3 "file:$data/hpcjudge.db?mode=ro" "$1"; }
 echo "rows after the kill: $(db "SELECT state, COUNT(*) FROM submissions GROUP BY state" | tr '\n' ' ')"
 
 start_server "$data" --problems softmax-cpu --no-bench --workers 1 --in-flight 10 --per-hour 100 || exit 1
-check "the second start makes no admin token" test -z "$admin"
+check "the second start makes no admin token, says what it requeued" bash -c \
+  "[ -z '$admin' ] && grep -q 'queued again' '$data.log'"
 admin=$first_admin
 wait_done "$admin" "${ids[@]}"
 in_list=$(IFS=,; echo "${ids[*]}")
-check "all 8 done with AC after the restart" test \
-  "$(db "SELECT COUNT(*) FROM submissions WHERE id IN ($in_list) AND state = 'done' AND verdict = 'AC'")" = 8
+check "all 10 done with AC after the restart" test \
+  "$(db "SELECT COUNT(*) FROM submissions WHERE id IN ($in_list) AND state = 'done' AND verdict = 'AC'")" = 10
 check "none claimed more than twice (once before the kill, once after)" test \
   "$(db "SELECT COUNT(*) FROM submissions WHERE attempts > 2 OR attempts < 1")" = 0
-check "no other submission made: 8 rows, 8 reports" bash -c \
-  "[ \$(sqlite3 'file:$data/hpcjudge.db?mode=ro' 'SELECT COUNT(*) FROM submissions') = 8 ] && [ \$(ls '$data/reports' | grep -c 'json$') = 8 ]"
+check "no other submission made: 10 rows, 10 reports" bash -c \
+  "[ \$(sqlite3 'file:$data/hpcjudge.db?mode=ro' 'SELECT COUNT(*) FROM submissions') = 10 ] && [ \$(ls '$data/reports' | grep -c 'json$') = 10 ]"
 for who in ann ben; do
   t=tok_$who
   api GET /api/submissions "${!t}" >"$tmp/list-$who.json"
-  check "$who sees their 4, done" test "$(field "$tmp/list-$who.json" 'sum(1 for s in j if s["state"] == "done")')" = 4
+  check "$who sees their 5, done" test "$(field "$tmp/list-$who.json" 'sum(1 for s in j if s["state"] == "done")')" = 5
 done
 stop_server
 echo "$passes passed, $fails failed"

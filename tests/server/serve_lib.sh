@@ -18,13 +18,14 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 
 start_server() {
   local data=$1; shift
-  local port; port=$(free_port)
+  local port from; port=$(free_port)
+  from=$(($(cat "$data.log" 2>/dev/null | wc -l) + 1))  # this start's lines: the log is kept across restarts
   "$judge" serve --data "$data" --listen "127.0.0.1:$port" "$@" >>"$data.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 600); do
-    if grep -q "^serving on " "$data.log"; then
+    if tail -n "+$from" "$data.log" | grep -q "^serving on "; then
       url=http://127.0.0.1:$port
-      admin=$(sed -n 's/^admin token (shown once): //p' "$data.log" | tail -1)
+      admin=$(tail -n "+$from" "$data.log" | sed -n 's/^admin token (shown once): //p')
       return 0
     fi
     kill -0 "$server_pid" 2>/dev/null || break
