@@ -82,12 +82,14 @@ void problem_page(Pages& p, const Session& s, const std::string& slug, Response&
   send_page(res, layout(i.slug + " — " + i.title, s.viewer(), body));
 }
 
-// The leaderboard page's own document with the pages' navigation put at the top of its body.
+// The leaderboard page's own document with the pages' navigation and sign-out form put at the top of its body.
 std::string with_navigation(std::string board, const Session& s) {
-  std::string nav = "<p class=\"hj-nav\"><a href=\"/\">hpcjudge</a> · <a href=\"/problems\">Problems</a> · "
-                    "<a href=\"/submissions\">Submissions</a> · <a href=\"/leaderboard\">Leaderboard</a>" +
+  std::string nav = "<style>.hj-nav form { display: inline; }</style>\n<div class=\"hj-nav\"><a href=\"/\">hpcjudge</a>"
+                    " · <a href=\"/problems\">Problems</a> · <a href=\"/submissions\">Submissions</a> · "
+                    "<a href=\"/leaderboard\">Leaderboard</a>" +
                     std::string(s.admin() ? " · <a href=\"/admin\">Admin</a>" : "") + " · signed in as " +
-                    markup_escape(s.account.name) + "</p>\n";
+                    markup_escape(s.account.name) + " <form method=\"post\" action=\"/logout\">" +
+                    csrf_field(s.csrf) + "<button type=\"submit\" id=\"sign-out\">sign out</button></form></div>\n";
   size_t body = board.find("<body>");
   if (body != std::string::npos) board.insert(body + 6, "\n" + nav);
   return board;

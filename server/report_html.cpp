@@ -46,7 +46,7 @@ std::string summary(const json& r) {
   if (!str(score, "noise").empty()) h += "<p class=\"note\">noise: " + esc(str(score, "noise")) + "</p>\n";
   if (field(r, "emulated").is_boolean() && field(r, "emulated").get<bool>())
     h += "<p class=\"note\">" + esc(str(field(r, "emulation"), "what")) + "</p>\n";
-  h += "<p class=\"meta\">file " + esc(str(r, "file")) + " · seed " + esc(str(r, "seed")) + "</p>\n";
+  h += "<p class=\"meta\">seed " + esc(str(r, "seed")) + "</p>\n";  // the file is the server's copy: not shown
   return h + "</section>\n";
 }
 
@@ -146,7 +146,10 @@ std::string machine_section(const json& r) {
   row("compiler", str(m, "compiler"));
   row("OS", str(m, "os"));
   row("graded at", str(r, "graded_at"));
-  row("graded by", str(field(r, "server"), "worker"));
+  const json& server = field(r, "server");
+  std::string cores = field(server, "cores").is_array() ? field(server, "cores").dump() : str(server, "cores");
+  row("graded by", str(server, "worker") + (str(server, "device").empty() ? "" : ", device " + str(server, "device")) +
+                       (cores.empty() ? "" : ", cores " + cores));
   if (field(r, "isolation").is_string()) row("isolation", str(r, "isolation"));
   return h + "</table></section>\n";
 }
