@@ -14,6 +14,7 @@
 #include "sdk/problem.h"
 #include "server/api.h"
 #include "server/auth.h"
+#include "server/pages.h"
 #include "server/standings.h"
 #include "server/worker_api.h"
 #include "server/workers.h"
@@ -146,7 +147,7 @@ int run_server(const Paths& paths, const ServeOptions& opt) {
   configure(*http, ctx);
   add_api(*http, ctx);
   add_worker_api(*http, ctx);
-  // The pages (server/pages.h, add_pages) are not in the build yet.
+  add_pages(*http, ctx);
   const auto [host, port] = parse_listen(opt.listen);
   const int bound = port == 0 ? http->bind_to_any_port(host) : (http->bind_to_port(host, port) ? port : -1);
   if (bound < 0) {

@@ -19,4 +19,8 @@ set(HPCJUDGE_SERVER_SOURCES
   server/markdown.cpp
   server/report_html.cpp
   server/page_layout.cpp
+  server/pages.cpp
+  server/pages_problems.cpp
+  server/pages_submissions.cpp
+  server/pages_admin.cpp
 )

@@ -156,6 +156,8 @@ int judge_serve(int argc, char** argv, const Paths& paths, GradingFlags& flags) 
   app.add_option("--slurm", opt.slurm_partition, "run the workers as a Slurm job on this partition");
   app.add_option("--tls-cert", opt.tls_cert, "serve HTTPS with this certificate (PEM)");
   app.add_option("--tls-key", opt.tls_key, "and this private key (PEM)");
+  app.add_option("--worker-lease", opt.worker_lease_s, "a remote worker silent this long loses its job, in seconds "
+                 "(180)")->check(CLI::Range(2, 86400));
   app.add_option("--request-timeout", opt.request_timeout_s, "drop a client silent this long, in seconds (10)")
       ->check(CLI::Range(1, 3600));
   app.add_option("--max-upload", pf.max_upload, "largest file accepted, in bytes")->check(CLI::Range(1, 64 << 20));

@@ -32,6 +32,8 @@ constexpr int kRetries = 20;  // consecutive failed polls (the server restarting
 
 // The server's {"error"} of a response, or its status where it sent none.
 std::string server_error(const httplib::Result& r) {
+  if (!r && r.error() == httplib::Error::SSLServerVerification)
+    return "cannot trust the server's certificate (--ca-cert FILE names the one to trust)";
   if (!r) return "cannot reach the server: " + httplib::to_string(r.error());
   const json j = json::parse(r->body, nullptr, false);
   if (j.is_object() && j.contains("error") && j["error"].is_string()) return j["error"].get<std::string>();
@@ -71,7 +73,8 @@ int64_t upload(httplib::Client& cli, const std::string& slug, const fs::path& fi
   const httplib::MultipartFormDataItems items = {{"problem", slug, "", ""},
                                                  {"file", bytes, file.filename().string(), "text/plain"}};
   const httplib::Result r = cli.Post("/api/submissions", items);
-  if (!r || r->status != 202) throw UsageError("the server refused the submission: " + terminal_safe(server_error(r)));
+  if (!r) throw UsageError(terminal_safe(server_error(r)));
+  if (r->status != 202) throw UsageError("the server refused the submission: " + terminal_safe(server_error(r)));
   const json j = json::parse(r->body, nullptr, false);
   if (!j.is_object() || !j.contains("id") || !j["id"].is_number_integer())
     throw UsageError("the server's answer has no submission id");
