@@ -92,6 +92,21 @@ else
   echo "skip the leaderboard page: no page at /leaderboard in this build"
 fi
 
+# The freeze: from frozen_at on, participants see the leaderboard as it stood then; admins the live one.
+api POST /api/admin/policy "$admin" -H 'Content-Type: application/json' \
+  -d "{\"frozen_at\": \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"}" >/dev/null
+api GET /api/leaderboard "$alice" >/dev/null  # the copy is taken by now
+"$judge" submit softmax-cpu "$problem/solutions/fast.cpp" --server "$url" --token "$bob" >/dev/null 2>&1
+bob_rank='[r["rank"] for r in j["participants"] if r["name"] == "bob"]'
+api GET /api/leaderboard "$alice" >"$tmp/frozen.json"
+api GET /api/leaderboard "$admin" >"$tmp/live.json"
+echo "bob's rank after the freeze: to alice $(field "$tmp/frozen.json" "$bob_rank"), to the admin $(field "$tmp/live.json" "$bob_rank")"
+check "frozen: bob's grade after the freeze unseen by participants, seen by the admin" bash -c \
+  "[ \"\$(field '$tmp/frozen.json' '$bob_rank')\" != '[1]' ] && [ \"\$(field '$tmp/live.json' '$bob_rank')\" = '[1]' ]"
+api POST /api/admin/policy "$admin" -H 'Content-Type: application/json' -d '{"frozen_at": ""}' >/dev/null
+api GET /api/leaderboard "$alice" >"$tmp/thawed.json"
+check "thawed: participants see the live leaderboard again" test "$(field "$tmp/thawed.json" "$bob_rank")" = '[1]'
+
 # 50 submissions from 10 participants at once: each graded exactly once.
 users=(alice bob)
 for i in $(seq 3 10); do
