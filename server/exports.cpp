@@ -14,17 +14,6 @@ namespace hpcjudge::server {
 
 namespace {
 
-constexpr const char* kSuffix = " (participant)";
-
-// A results folder's participant from its folder's name (results_folder() added the suffix to a name of the
-// judge's own).
-std::string participant_of(const std::string& folder) {
-  const std::string suffix = kSuffix;
-  if (folder.size() > suffix.size() && folder.compare(folder.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return folder.substr(0, folder.size() - suffix.size());
-  return folder;
-}
-
 // Every readable report of a registered problem: participant -> slug -> (problem, report), in order.
 using Reports = std::map<std::string, std::map<std::string, std::pair<const Problem*, json>>>;
 
@@ -33,7 +22,7 @@ Reports read_reports(const fs::path& results, const std::string& only) {
   std::error_code ec;
   for (const auto& dir : fs::directory_iterator(results, ec)) {
     if (!dir.is_directory() || dir.is_symlink()) continue;
-    const std::string who = participant_of(dir.path().filename().string());
+    const std::string who = participant_of_folder(dir.path().filename().string());
     if (!only.empty() && who != only) continue;
     for (const auto& f : fs::directory_iterator(dir.path(), ec)) {
       if (f.path().extension() != ".json" || !f.is_regular_file() || f.is_symlink()) continue;

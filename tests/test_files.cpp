@@ -170,6 +170,22 @@ TEST_CASE("leaderboard: a participant never lands on the judge's own files") {
   CHECK(results_folder("slurm (participant)") == "slurm (participant) (participant)");
 }
 
+TEST_CASE("leaderboard: every participant's name is one folder inside RESULTS, and reads back as the name") {
+  // A server's participants are named by staff, not by folders: a '/' or a leading '.' must not become a path.
+  CHECK(results_folder("<b>x</b>") == "<b>x<%2Fb>");
+  CHECK(results_folder("../../evil") == "%2E.%2F..%2Fevil");
+  CHECK(results_folder("..") == "%2E.");
+  CHECK(results_folder("50%") == "50%25");
+  for (const std::string name : {"alice", "<b>x</b>", "../../evil", "..", ".", "50%", "a%2Fb", "slurm", "王小明",
+                                 "slurm (participant)", "x/ (participant)"}) {
+    const std::string folder = results_folder(name);
+    CHECK(folder.find('/') == std::string::npos);
+    CHECK(folder != "." );
+    CHECK(folder != "..");
+    CHECK(participant_of_folder(folder) == name);
+  }
+}
+
 TEST_CASE("compile: what the compiler read, from its dependency lists, is checked where it leads") {
   CHECK(dependency_paths("x.o: a.cpp /usr/include/stdio.h \\\n /etc/my\\ file.h\n") ==
         std::vector<std::string>{"a.cpp", "/usr/include/stdio.h", "/etc/my file.h"});

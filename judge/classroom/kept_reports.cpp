@@ -43,16 +43,6 @@ std::string regrade_reason(const Paths& paths, const BatchJob& j, const GradedFr
   return joined(then.differences(now), "; ");
 }
 
-namespace {
-
-// The participant whose reports a results folder holds (results_folder() undone).
-std::string participant_of_folder(const std::string& folder) {
-  static const std::string renamed = " (participant)";
-  return folder.ends_with(renamed) ? folder.substr(0, folder.size() - renamed.size()) : folder;
-}
-
-}  // namespace
-
 // Reports in RESULTS with no file behind them any more (the file deleted, the participant's
 // folder gone, the file no longer graded): removed, each listed. With `only` (a
 // --participant batch) only that participant's folder is looked at.

@@ -231,7 +231,24 @@ std::string marks_text(const json& r) {
 std::string results_folder(const std::string& participant) {
   static const std::set<std::string> own = {"leaderboard.csv", "leaderboard.md", "leaderboard.json",
                                             "leaderboard.html", "slurm", kBatchFile};
-  return own.count(participant) || participant.ends_with(kRenamed) ? participant + kRenamed : participant;
+  std::string folder;
+  for (size_t i = 0; i < participant.size(); ++i) {
+    const char c = participant[i];
+    folder += c == '%' ? "%25" : c == '/' ? "%2F" : c == '.' && i == 0 ? "%2E" : std::string(1, c);
+  }
+  return own.count(folder) || folder.ends_with(kRenamed) ? folder + kRenamed : folder;
+}
+
+std::string participant_of_folder(const std::string& folder) {
+  const std::string f = folder.ends_with(kRenamed) ? folder.substr(0, folder.size() - std::strlen(kRenamed)) : folder;
+  std::string name;
+  for (size_t i = 0; i < f.size(); ++i) {
+    const std::string_view code = std::string_view(f).substr(i, 3);
+    const char c = code == "%25" ? '%' : code == "%2F" ? '/' : code == "%2E" ? '.' : 0;
+    if (c) name += c, i += 2;
+    else name += f[i];
+  }
+  return name;
 }
 
 std::string csv_field(const std::string& raw) {
@@ -318,8 +335,7 @@ Results read_results(const fs::path& results, const std::vector<std::string>& li
     if (!dir.is_directory() || dir.path().filename().string().front() == '.') continue;
     const std::string folder = dir.path().filename().string();
     if (folder == "slurm") continue;  // the judge's own; a participant of that name is in "slurm (participant)"
-    const bool renamed = folder.ends_with(kRenamed);
-    json& mine = out.by_participant[renamed ? folder.substr(0, folder.size() - std::strlen(kRenamed)) : folder];
+    json& mine = out.by_participant[participant_of_folder(folder)];
     read_folder(dir.path(), listed, mine, out);
   }
   return out;

@@ -34,11 +34,14 @@ nlohmann::json leaderboard_model(const std::filesystem::path& results);
 std::string leaderboard_csv(const nlohmann::json& model);
 std::string leaderboard_markdown(const nlohmann::json& model);
 
-// The folder of RESULTS a participant's reports go in: the name itself, unless
-// it is one of the judge's own (leaderboard.csv, .md, .json, .html, slurm) or
-// ends in " (participant)", which gets " (participant)" added: a participant
-// named `slurm` has its reports in `slurm (participant)/` and is listed as `slurm`.
+// The folder of RESULTS a participant's reports go in: the name itself, unless it is one of the judge's own
+// (leaderboard.csv, .md, .json, .html, slurm, batch.json) or ends in " (participant)", which gets " (participant)"
+// added (a participant named `slurm` has its reports in `slurm (participant)/` and is listed as `slurm`); and a
+// name no folder can be as it is (a '/', as in `<b>x</b>` or `../x`, a leading '.', a '%') has those characters
+// percent-encoded (%2F, %2E, %25), so that every name is one folder inside RESULTS. participant_of_folder undoes
+// it: the name a folder's reports belong to.
 std::string results_folder(const std::string& participant);
+std::string participant_of_folder(const std::string& folder);
 
 // Cells a spreadsheet and a Markdown viewer show as text, never run: a CSV cell
 // that begins with =, +, -, @, a tab or a carriage return gets a ' before it
