@@ -130,7 +130,8 @@ Graded grade_submission(const Paths& paths, const GraderOptions& opt, const Grad
   const BatchJob job{req.participant, req.slug, req.file, part, ""};
   g.report = g.finished ? written : child_report(job, b, r, part);
   if (!g.finished) {
-    g.why = stopped ? "the grader was stopped" : tolerant::str(g.report, "message");
+    const std::string message = tolerant::str(g.report, "message");
+    g.why = stopped ? "the grader was stopped" : message.substr(0, message.find('\n'));  // one line
     if (stopped) g.report["message"] = g.why;
   }
   g.report["server"] = {{"worker", req.worker}, {"device", req.device},
