@@ -1,5 +1,7 @@
 #include "server/workers.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -9,6 +11,7 @@
 
 #include "judge/reports/text.h"
 #include "sdk/problem.h"
+#include "server/slurm_workers.h"
 #include "server/worker_api.h"
 
 namespace hpcjudge::server {
@@ -30,6 +33,7 @@ struct Running {
   Context* ctx = nullptr;
   std::unique_ptr<Machine> machine;
   std::vector<std::jthread> threads;
+  SlurmWorkers slurm;
 };
 Running running;
 
@@ -114,7 +118,36 @@ void keep_leases(std::stop_token stop, Context& ctx) {
   }
 }
 
+// Submits the Slurm workers' job; where it cannot, says why (the local workers, if any, grade all the same).
+void start_slurm(Context& ctx) {
+  try {
+    const std::string url = worker_url(ctx.opt);
+    if (url.empty()) throw std::runtime_error("--slurm needs --listen with a port of its own (not 0)");
+    running.slurm = start_slurm_workers(ctx, url);
+    std::printf("slurm workers: job %s on partition %s, reaching %s (logs in %s)\n", running.slurm.job.c_str(),
+                terminal_safe(ctx.opt.slurm_partition).c_str(), terminal_safe(url).c_str(),
+                terminal_safe((running.slurm.folder / "logs").string()).c_str());
+    std::fflush(stdout);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "judge serve: --slurm: no Slurm workers: %s\n", terminal_safe(e.what()).c_str());
+  }
+}
+
 }  // namespace
+
+std::string worker_url(const ServeOptions& opt) {
+  const size_t colon = opt.listen.rfind(':');
+  if (colon == std::string::npos || opt.listen.substr(colon + 1) == "0") return "";
+  std::string host = opt.listen.substr(0, colon);
+  if (host == "0.0.0.0" || host == "::" || host == "[::]" || host.empty()) {
+    char name[256] = {};
+    gethostname(name, sizeof name - 1);
+    host = name;
+  } else if (host.find(':') != std::string::npos && host.front() != '[') {
+    host = "[" + host + "]";
+  }
+  return (opt.tls_cert.empty() ? "http://" : "https://") + host + opt.listen.substr(colon);
+}
 
 std::vector<LocalWorker> plan_workers(const ServeOptions& opt, const std::vector<int>& cores) {
   const std::vector<int> devices = opt.devices.empty() ? std::vector<int>{0} : opt.devices;
@@ -153,6 +186,7 @@ void start_workers(Context& ctx) {
     running.threads.emplace_back(work, std::ref(ctx), std::ref(m), w);
   }
   running.threads.emplace_back(keep_leases, std::ref(ctx));
+  if (!ctx.opt.slurm_partition.empty()) start_slurm(ctx);
 }
 
 void stop_workers() {
@@ -162,6 +196,8 @@ void stop_workers() {
     std::lock_guard lock(running.ctx->m);  // a worker between its stop check and its wait is waiting now
   }
   running.ctx->notify();
+  stop_slurm_workers(running.slurm);
+  running.slurm = {};
   running.threads.clear();  // joins each
   running.machine.reset();
   running.ctx = nullptr;

@@ -10,7 +10,9 @@
 // CPU grade let in before later GPU grades). Under --no-bench nothing is timed: a CPU grade runs on its worker's
 // cores beside the others.
 //
-// Besides the workers, a keeper gives back the jobs of remote workers whose lease ran out (server/worker_api.h).
+// Besides the workers, a keeper gives back the jobs of remote workers whose lease ran out (server/worker_api.h), and
+// with --slurm PARTITION the Slurm workers' job is submitted (server/slurm_workers.h; the nodes reach the server at
+// --listen's address, a wildcard address as this host's name) and cancelled by stop_workers.
 #pragma once
 #include <string>
 #include <vector>
@@ -29,6 +31,10 @@ struct LocalWorker {
 
 // The local workers the options ask for, over `cores` (this process's CPUs).
 std::vector<LocalWorker> plan_workers(const ServeOptions& opt, const std::vector<int>& cores);
+
+// The URL the Slurm workers reach this server at: --listen's host (0.0.0.0 or ::, this host's name) and port, https
+// with --tls-cert. Empty for port 0 (the port is not known here).
+std::string worker_url(const ServeOptions& opt);
 
 // How this server's grades are made (the options, the data folder and seed file hidden from submissions).
 GraderOptions grader_options(const Context& ctx);
