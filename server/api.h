@@ -15,13 +15,17 @@
 //                                     while frozen, a participant sees it as at the freeze
 //   GET  /api/whoami                  {"name","role"}
 //
-// Workers (role "worker"; `judge worker --server URL --worker-token T`):
+// Workers (role "worker"; `judge worker --server URL --worker-token T`; server/worker_api.h):
 //   POST /api/worker/claim            {"worker", "kinds": ["gpu","cpu"]} -> 200 {"id","problem","filename",
-//                                     "source" (the file's text), "round", "seed_secret" (the seed itself, only in
-//                                     the final round)} or 204 when nothing is queued
-//   POST /api/worker/ID/state         {"state": "testing"|"timing"}
-//   POST /api/worker/ID/result        the report (--json schema) -> 200
+//                                     "source" (the file's text), "round", "participant", "bench" (false under
+//                                     --no-bench), "lease_s", "seed_secret" (the seed itself, a decimal string, only
+//                                     in the final round)} or 204 when nothing is queued; held as
+//                                     "remote:<account>/<worker>"
+//   POST /api/worker/ID/state         {"state": "compiling"|"testing"|"timing"}: also the heartbeat (re-posted)
+//   POST /api/worker/ID/result        {"report": the --json report, "text": the terminal report} -> 200
 //   POST /api/worker/ID/lost          {"why"} -> 200 (the worker could not grade it: requeued once, then JE)
+//   Each post on a job renews the worker's lease on it; a job whose worker posts nothing for --worker-lease seconds
+//   is given back (lost). A post on a job the worker no longer holds: 409.
 //
 // Admin (role "admin"): the same calls see every submission; plus
 //   POST /api/admin/participants      {"name"} -> {"token"}
