@@ -33,9 +33,9 @@ std::string button(const Session& s, const std::string& action, const std::strin
 std::string participants_section(Pages& p, const Session& s) {
   std::string h = "<section id=\"participants\"><h2>Participants and tokens</h2><form method=\"post\" "
                   "action=\"/admin/participants\">" + csrf_field(s.csrf) +
-                  "<label>name <input name=\"name\" maxlength=\"64\" required></label> <label>role <select "
+                  "<label>name <input name=\"name\" id=\"new-name\" maxlength=\"64\" required></label> <label>role <select "
                   "name=\"role\"><option>participant</option><option>worker</option></select></label> "
-                  "<button type=\"submit\">add (shows the token once)</button></form>\n<table><tr><th>name</th>"
+                  "<button type=\"submit\" id=\"add\">add (shows the token once)</button></form>\n<table><tr><th>name</th>"
                   "<th>role</th><th></th></tr>\n";
   for (const Account& a : p.ctx.store.accounts())
     h += "<tr><td>" + esc(a.name) + "</td><td>" + esc(a.role) + "</td><td>" +
@@ -70,10 +70,10 @@ std::string contest_section(Pages& p, const Session& s) {
     return std::string("<tr><th>") + name + "</th><td><input name=\"" + name + "\" value=\"" + esc(value) +
            "\" size=\"24\"> <span class=\"note\">" + hint + "</span></td></tr>\n";
   };
-  std::string h = "<section id=\"contest\"><h2>Contest</h2><p>Leaderboard: " +
+  std::string h = "<section id=\"contest\"><h2>Contest</h2><div id=\"freeze\">Leaderboard: " +
                   (pol.frozen_at.empty() ? std::string("live") : "frozen at " + esc(pol.frozen_at)) + " " +
                   button(s, "freeze", "freeze now", {{"to", "freeze"}}) + " " +
-                  button(s, "freeze", "unfreeze", {{"to", "unfreeze"}}) + "</p>\n<form method=\"post\" "
+                  button(s, "freeze", "unfreeze", {{"to", "unfreeze"}}) + "</div>\n<form method=\"post\" "
                   "action=\"/admin/policy\" id=\"policy\">" + csrf_field(s.csrf) + "<table>" +
                   field("opens_at", pol.opens_at, "UTC, 2026-12-07T09:00:00Z; empty: open") +
                   field("closes_at", pol.closes_at, "UTC; empty: never closes") +
@@ -84,8 +84,8 @@ std::string contest_section(Pages& p, const Session& s) {
                   (pol.counts == "last" ? " selected" : "") + ">last</option><option" +
                   (pol.counts == "best" ? " selected" : "") + ">best</option></select> <span class=\"note\">which "
                   "submission counts on the leaderboard</span></td></tr></table><button type=\"submit\">save</button>"
-                  "</form>\n<p>" + button(s, "final", "start the final round (secret seed)") + " <span class=\"note\">"
-                  "every participant's counting submission graded again with the secret seed; kept apart</span></p>";
+                  "</form>\n<div>" + button(s, "final", "start the final round (secret seed)") + " <span class=\"note\">"
+                  "every participant's counting submission graded again with the secret seed; kept apart</span></div>";
   h += "<p>Exports: ";
   for (const char* round : {"public", "final"})
     for (const char* format : {"csv", "gradescope", "junit"})

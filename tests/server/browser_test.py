@@ -29,7 +29,7 @@ import urllib.request
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+    from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -155,7 +155,21 @@ def no_alert(driver):
 def sign_in(driver, base, token):
     driver.get(base + "/")
     driver.find_element(By.ID, "token").send_keys(token)
-    driver.find_element(By.CSS_SELECTOR, "#sign-in button").click()
+    submit(driver, driver.find_element(By.CSS_SELECTOR, "#sign-in button"))
+
+
+def submit(driver, element):
+    """Clicks a form's button and waits for the page it leads to."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+
+    def left(_):  # the old page's root is gone (chromedriver says so with either exception)
+        try:
+            page.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    WebDriverWait(driver, 60).until(left)
 
 
 def text_of(driver, css):
@@ -190,7 +204,7 @@ def participant_steps(c, driver, base, root, tokens):
     status, _, body = api_submit(base, tokens["xss"], "softmax-cpu", "slow.cpp", SLOW_AC)
     c.check(status == 202, "the other participant's upload through the API is accepted", f"{status} {body}")
     driver.find_element(By.ID, "file").send_keys(str(root / "problems/softmax-cpu/solutions/fast.cpp"))
-    driver.find_element(By.ID, "submit").click()
+    submit(driver, driver.find_element(By.ID, "submit"))
     m = re.search(r"/submissions/(\d+)$", driver.current_url)
     c.check(m is not None, "submitting leads to the submission's page", driver.current_url)
     state = text_of(driver, "#state")
@@ -233,7 +247,7 @@ def leaderboard_steps(c, driver, base):
 
 
 def admin_steps(c, driver, base, admin_token, sid):
-    driver.find_element(By.ID, "sign-out").click()
+    submit(driver, driver.find_element(By.ID, "sign-out"))
     c.check(driver.find_elements(By.ID, "token") != [], "signing out leads back to sign-in")
     sign_in(driver, base, admin_token)
     driver.get(base + "/admin")
@@ -243,7 +257,7 @@ def admin_steps(c, driver, base, admin_token, sid):
     c.shot(driver, "admin")
     before = api_get(driver, base, f"/api/submissions/{sid}")
     driver.find_element(By.ID, "rejudge-id").send_keys(str(sid))
-    driver.find_element(By.CSS_SELECTOR, "#rejudge-one button").click()
+    submit(driver, driver.find_element(By.CSS_SELECTOR, "#rejudge-one button"))
     c.check(text_of(driver, "#flash") == "Queued again.", "the rejudge is queued", text_of(driver, "#flash"))
     c.check(f"submission {sid}: 1 queued" in driver.find_element(By.ID, "audit").text,
             "the audit log records the rejudge with who did it")
@@ -259,6 +273,33 @@ def admin_steps(c, driver, base, admin_token, sid):
             (None, before.get("server", {}).get("request")), "the report shown is the rejudge's (a new request)",
             f"request {before.get('server', {}).get('request')} -> {after.get('server', {}).get('request')}")
     c.shot(driver, "rejudged-report")
+    contest_steps(c, driver, base)
+
+
+def contest_steps(c, driver, base):
+    driver.get(base + "/admin")
+    driver.find_element(By.ID, "new-name").send_keys("bob")
+    submit(driver, driver.find_element(By.ID, "add"))
+    token = text_of(driver, "#new-token")
+    status, _, body = http(base + "/api/whoami", headers={"Authorization": "Bearer " + token})
+    c.check(status == 200 and '"bob"' in body, "a participant added on the admin page gets a working token",
+            f"{status} {body}")
+    c.shot(driver, "admin-new-token")
+    driver.get(base + "/admin")
+    submit(driver, driver.find_element(By.CSS_SELECTOR, "#freeze form:first-of-type button"))
+    c.check(text_of(driver, "#flash") == "The leaderboard is frozen." and
+            "frozen at" in text_of(driver, "#freeze"), "freezing the leaderboard", text_of(driver, "#freeze"))
+    closes = driver.find_element(By.NAME, "closes_at")
+    closes.clear()
+    closes.send_keys("next tuesday")
+    submit(driver, driver.find_element(By.CSS_SELECTOR, "#policy button"))
+    c.check("2026-12-07T09:00:00Z" in text_of(driver, "main"), "a contest time that does not read is refused",
+            text_of(driver, "main"))
+    driver.get(base + "/admin")
+    submit(driver, driver.find_element(By.CSS_SELECTOR, "#freeze form:last-of-type button"))
+    audit = driver.find_element(By.ID, "audit").text
+    c.check(text_of(driver, "#flash") == "The leaderboard is live." and "freeze" in audit and "unfreeze" in audit
+            and "add participant bob" in audit, "unfreezing; the audit log has every action", audit[:200])
 
 
 def csrf_steps(c, driver, base, sid):
