@@ -1,5 +1,6 @@
 #include "server/markdown.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "judge/reports/text.h"
@@ -110,9 +111,8 @@ bool separator_row(std::string_view row) { return trim(row).find_first_not_of("|
 
 // A list item's marker ("- ", "* ", "12. "): its length, 0 when the line is no item; `ordered` says which kind.
 size_t item_marker(std::string_view line, bool& ordered) {
-  std::string_view t = line.substr(line.find_first_not_of(' ') == std::string_view::npos ? line.size()
-                                                                                          : line.find_first_not_of(' '));
-  size_t indent = line.size() - t.size();
+  size_t indent = std::min(line.find_first_not_of(' '), line.size());
+  std::string_view t = line.substr(indent);
   if (indent > 3) return 0;
   if (starts(t, "- ") || starts(t, "* ") || starts(t, "+ ")) {
     ordered = false;

@@ -71,7 +71,8 @@ std::string csrf_field(const std::string& token) {
 std::string layout(std::string_view title, const Viewer& viewer, const std::string& body) {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
-                  markup_escape(title) + " · hpcjudge</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<header>";
+                  markup_escape(title) + " · hpcjudge</title>\n<style>" + kStyle +
+                  "</style>\n</head>\n<body>\n<header>";
   h += "<a href=\"/\">hpcjudge</a>";
   if (viewer.account) {
     h += "<a href=\"/problems\">Problems</a><a href=\"/submissions\">Submissions</a>"

@@ -33,10 +33,10 @@ std::string button(const Session& s, const std::string& action, const std::strin
 std::string participants_section(Pages& p, const Session& s) {
   std::string h = "<section id=\"participants\"><h2>Participants and tokens</h2><form method=\"post\" "
                   "action=\"/admin/participants\">" + csrf_field(s.csrf) +
-                  "<label>name <input name=\"name\" id=\"new-name\" maxlength=\"64\" required></label> <label>role <select "
-                  "name=\"role\"><option>participant</option><option>worker</option></select></label> "
-                  "<button type=\"submit\" id=\"add\">add (shows the token once)</button></form>\n<table><tr><th>name</th>"
-                  "<th>role</th><th></th></tr>\n";
+                  "<label>name <input name=\"name\" id=\"new-name\" maxlength=\"64\" required></label> "
+                  "<label>role <select name=\"role\"><option>participant</option><option>worker</option></select>"
+                  "</label> <button type=\"submit\" id=\"add\">add (shows the token once)</button></form>\n"
+                  "<table><tr><th>name</th><th>role</th><th></th></tr>\n";
   for (const Account& a : p.ctx.store.accounts())
     h += "<tr><td>" + esc(a.name) + "</td><td>" + esc(a.role) + "</td><td>" +
          button(s, "token", "new token (the old one stops working)", {{"account", num(a.id)}}) + "</td></tr>\n";
@@ -84,7 +84,8 @@ std::string contest_section(Pages& p, const Session& s) {
                   (pol.counts == "last" ? " selected" : "") + ">last</option><option" +
                   (pol.counts == "best" ? " selected" : "") + ">best</option></select> <span class=\"note\">which "
                   "submission counts on the leaderboard</span></td></tr></table><button type=\"submit\">save</button>"
-                  "</form>\n<div>" + button(s, "final", "start the final round (secret seed)") + " <span class=\"note\">"
+                  "</form>\n<div>" + button(s, "final", "start the final round (secret seed)") +
+                  " <span class=\"note\">"
                   "every participant's counting submission graded again with the secret seed; kept apart</span></div>";
   h += "<p>Exports: ";
   for (const char* round : {"public", "final"})
@@ -242,7 +243,8 @@ void add_admin_pages(httplib::Server& http, Pages& p) {
   admin_post(http, p, "rejudge", rejudge_action);
   admin_post(http, p, "freeze", freeze_action);
   admin_post(http, p, "policy", policy_action);
-  admin_post(http, p, "final", [](Pages& p, const Session& s, const Request&, Response& res) { final_action(p, s, res); });
+  admin_post(http, p, "final",
+             [](Pages& p, const Session& s, const Request&, Response& res) { final_action(p, s, res); });
 }
 
 }  // namespace hpcjudge::server

@@ -46,7 +46,8 @@ std::string summary(const json& r) {
   if (!str(score, "noise").empty()) h += "<p class=\"note\">noise: " + esc(str(score, "noise")) + "</p>\n";
   if (field(r, "emulated").is_boolean() && field(r, "emulated").get<bool>())
     h += "<p class=\"note\">" + esc(str(field(r, "emulation"), "what")) + "</p>\n";
-  h += "<p class=\"meta\">seed " + esc(str(r, "seed")) + "</p>\n";  // the file is the server's copy: not shown
+  // The seed (public, or "secret" in the final round); not the file, which is the server's own copy of it.
+  if (!str(r, "seed").empty()) h += "<p class=\"meta\">seed " + esc(str(r, "seed")) + "</p>\n";
   return h + "</section>\n";
 }
 

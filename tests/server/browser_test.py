@@ -359,7 +359,8 @@ def main():
         print("usage: browser_test.py ROOT JUDGE", file=sys.stderr)
         return 2
     root, judge = pathlib.Path(sys.argv[1]).resolve(), str(pathlib.Path(sys.argv[2]).resolve())
-    for tool in (os.environ.get("CHROMIUM", "/usr/bin/chromium"), os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")):
+    for tool in (os.environ.get("CHROMIUM", "/usr/bin/chromium"),
+                 os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")):
         if not os.access(tool, os.X_OK):
             print(f"skip: {tool} is missing")
             return 77

@@ -11,8 +11,9 @@ set -u
 [ $# -eq 1 ] || { echo "usage: $0 JUDGE" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 python=${PYTHON:-/usr/bin/python3}
+skip() { echo "skip: $1 is missing (apt-get install chromium chromium-driver python3-selenium)"; exit 77; }
 for tool in "${CHROMIUM:-/usr/bin/chromium}" "${CHROMEDRIVER:-/usr/bin/chromedriver}" "$python"; do
-  [ -x "$tool" ] || { echo "skip: $tool is missing (apt-get install chromium chromium-driver python3-selenium)"; exit 77; }
+  [ -x "$tool" ] || skip "$tool"
 done
-"$python" -c 'import selenium' 2>/dev/null || { echo "skip: python3-selenium is missing (apt-get install python3-selenium)"; exit 77; }
+"$python" -c 'import selenium' 2>/dev/null || skip "python3-selenium"
 exec "$python" "$here/browser_test.py" "$(cd "$here/../.." && pwd)" "$1"
