@@ -82,14 +82,19 @@ void problem_page(Pages& p, const Session& s, const std::string& slug, Response&
   send_page(res, layout(i.slug + " — " + i.title, s.viewer(), body));
 }
 
-// The leaderboard page's own document with the pages' navigation and sign-out form put at the top of its body.
-std::string with_navigation(std::string board, const Session& s) {
+// The leaderboard page's own document with the pages' navigation and sign-out form put at the top of its body, and
+// where the board is frozen, since when (`frozen`: for a participant, the board as it stood then; for an admin, live).
+std::string with_navigation(std::string board, const Session& s, const std::string& frozen) {
   std::string nav = "<style>.hj-nav form { display: inline; }</style>\n<div class=\"hj-nav\"><a href=\"/\">hpcjudge</a>"
                     " · <a href=\"/problems\">Problems</a> · <a href=\"/submissions\">Submissions</a> · "
                     "<a href=\"/leaderboard\">Leaderboard</a>" +
                     std::string(s.admin() ? " · <a href=\"/admin\">Admin</a>" : "") + " · signed in as " +
                     markup_escape(s.account.name) + " <form method=\"post\" action=\"/logout\">" +
                     csrf_field(s.csrf) + "<button type=\"submit\" id=\"sign-out\">sign out</button></form></div>\n";
+  if (!frozen.empty())
+    nav += "<p id=\"frozen\"><strong>Frozen at " + markup_escape(frozen) + "</strong>: " +
+           (s.admin() ? "participants see the board as it stood then; this is the live one."
+                      : "the board as it stood then; later grades show once it is unfrozen.") + "</p>\n";
   size_t body = board.find("<body>");
   if (body != std::string::npos) board.insert(body + 6, "\n" + nav);
   return board;
@@ -100,9 +105,7 @@ void leaderboard_page(Pages& p, const Session& s, Response& res) {
   std::string frozen;
   if (model.is_object() && model.contains("frozen_at") && model["frozen_at"].is_string())
     frozen = model["frozen_at"].get<std::string>();
-  if (model.is_object() && !model.contains("title"))
-    model["title"] = frozen.empty() ? "Leaderboard" : "Leaderboard (frozen at " + frozen + ")";
-  send_page(res, with_navigation(leaderboard_html(model), s));
+  send_page(res, with_navigation(leaderboard_html(model), s, frozen));
 }
 
 }  // namespace

@@ -289,6 +289,10 @@ def contest_steps(c, driver, base):
     submit(driver, driver.find_element(By.CSS_SELECTOR, "#freeze form:first-of-type button"))
     c.check(text_of(driver, "#flash") == "The leaderboard is frozen." and
             "frozen at" in text_of(driver, "#freeze"), "freezing the leaderboard", text_of(driver, "#freeze"))
+    driver.get(base + "/leaderboard")
+    c.check("Frozen at" in text_of(driver, "#frozen"), "the leaderboard says it is frozen", text_of(driver, "#frozen"))
+    c.shot(driver, "leaderboard-frozen")
+    driver.get(base + "/admin")
     closes = driver.find_element(By.NAME, "closes_at")
     closes.clear()
     closes.send_keys("next tuesday")
