@@ -222,7 +222,7 @@ def participant_steps(c, driver, base, root, tokens):
     return int(m.group(1)) if m else 0
 
 
-def report_steps(c, driver, base, sid):
+def report_steps(c, driver, base, root, tokens, sid):
     tests = driver.find_elements(By.CSS_SELECTOR, "#report table.tests tr")
     c.check(len(tests) > 10, "the report lists every test", f"{len(tests) - 1} tests")
     c.check(text_of(driver, "#report .score").startswith("40.0") and "/ 100" in text_of(driver, "#report .score"),
@@ -234,6 +234,24 @@ def report_steps(c, driver, base, sid):
     row = text_of(driver, f"#sub-{sid}")
     c.check("AC" in row and "softmax-cpu" in row and "done" in row, "the submissions list shows it done", row)
     c.shot(driver, "submissions")
+    # Again from the list's own form, the worker held as before: the list's rows follow the grade live.
+    api_submit(base, tokens["xss"], "softmax-cpu", "slow.cpp", SLOW_AC)
+    driver.find_element(By.ID, "file").send_keys(str(root / "problems/softmax-cpu/solutions/fast.cpp"))
+    submit(driver, driver.find_element(By.ID, "submit"))
+    again = driver.current_url.rsplit("/", 1)[-1]
+    driver.get(base + "/submissions")
+    row = f"#sub-{again} .state"
+    c.check(text_of(driver, row) in ("queued", "compiling", "testing"), "the list shows the new one waiting",
+            text_of(driver, row))
+    driver.execute_script("window.hjSamePage = 'yes'")
+    try:
+        WebDriverWait(driver, 240, 0.5).until(lambda d: d.find_element(By.ID, "live").get_attribute("data-done"))
+    except TimeoutException:
+        pass
+    c.check(driver.execute_script("return window.hjSamePage") == "yes" and text_of(driver, row) == "done" and
+            text_of(driver, f"#sub-{again} .verdict") == "AC", "the list's row turns done and AC without a reload",
+            text_of(driver, f"#sub-{again}"))
+    c.shot(driver, "submissions-live")
 
 
 def leaderboard_steps(c, driver, base):
@@ -340,7 +358,7 @@ def run(root, judge, artefacts, data, log):
         driver = browser(profile)
         try:
             sid = participant_steps(c, driver, base, root, tokens)
-            report_steps(c, driver, base, sid)
+            report_steps(c, driver, base, root, tokens, sid)
             leaderboard_steps(c, driver, base)
             admin_steps(c, driver, base, admin_token or "", sid)
             csrf_steps(c, driver, base, sid)
