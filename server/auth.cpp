@@ -60,6 +60,12 @@ std::optional<Account> authenticate(const httplib::Request& req, Store& store) {
 
 std::optional<Account> require(const httplib::Request& req, httplib::Response& res, Store& store,
                                const std::string& roles) {
+  // The session cookie goes with every request the browser makes, a cross-site form's too: through the API it reads
+  // (the pages' live updates), and only a Bearer token changes anything (the pages' own forms carry a CSRF token).
+  if (req.method != "GET" && req.method != "HEAD" && !req.has_header("Authorization") && req.has_header("Cookie")) {
+    json_error(res, 403, "a change through the API needs Authorization: Bearer TOKEN, not the session cookie");
+    return std::nullopt;
+  }
   std::optional<Account> who = authenticate(req, store);
   if (!who) {
     res.set_header("WWW-Authenticate", "Bearer");

@@ -25,7 +25,9 @@ std::optional<Account> authenticate(const httplib::Request& req, Store& store);
 
 // The caller's account where its role is one of `roles` (comma-separated, "participant,admin"); otherwise the
 // response is set (401 {"error"} with WWW-Authenticate for no valid token, 403 {"error"} for a role that may not)
-// and nullopt returned.
+// and nullopt returned. A request that changes something (not GET or HEAD) must carry its token as Bearer: with
+// only the session cookie it is 403 (a cross-site POST carries the cookie; the pages' forms have their own CSRF
+// check).
 std::optional<Account> require(const httplib::Request& req, httplib::Response& res, Store& store,
                                const std::string& roles);
 

@@ -52,6 +52,13 @@ check "a bad token: 401" test "$status" = 401
 check "judge submit with a bad token: exit 2" test $? = 2
 api GET "/api/submissions/$ac_id" "$bob" >/dev/null
 check "another participant's submission: 404" test "$status" = 404
+# The session cookie alone reads through the API (the pages' live updates), never changes: a cross-site form
+# carries the cookie, not the Bearer header.
+status=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: hpcjudge_session=$bob" "$url/api/submissions")
+check "the session cookie reads the API: 200" test "$status" = 200
+status=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: hpcjudge_session=$bob" -F problem=softmax-cpu \
+  -F "file=@$problem/submissions/AC/openmp.cpp" "$url/api/submissions")
+check "a POST to the API with only the session cookie: 403" test "$status" = 403
 api GET "/api/submissions/$ac_id/source" "$bob" >/dev/null
 check "another participant's source: 404" test "$status" = 404
 curl -s -H "Authorization: Bearer $alice" -o "$tmp/source.cpp" "$url/api/submissions/$ac_id/source"
