@@ -4,9 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <memory>
-#include <shared_mutex>
 #include <thread>
 
 #include "judge/reports/text.h"
@@ -20,13 +18,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Who may grade at once (workers.h's fairness): CPU timed grades exclusive, all others shared; a waiting exclusive
-// grade passes the turnstile first, so later shared grades queue behind it.
+// The machine the local workers share: who may grade at once, and every core of this process.
 struct Machine {
-  std::shared_mutex grades;
-  std::mutex turnstile;
-  std::map<int, std::mutex> devices;  // a timed GPU grade holds its device alone
-  std::vector<int> cores;             // every core of this process
+  Machine(const std::vector<int>& devices, std::vector<int> all) : gate(devices), cores(std::move(all)) {}
+  GradeGate gate;
+  std::vector<int> cores;
 };
 
 struct Running {
@@ -49,15 +45,7 @@ void log(const std::string& who, const std::string& text) {
 void grade_one(std::stop_token stop, Context& ctx, Machine& m, const LocalWorker& w, const Submission& s) {
   const bool cpu = Registry::find(s.problem)->info().kind == Kind::CPU;
   const bool whole_machine = cpu && ctx.opt.bench;
-  std::unique_lock<std::shared_mutex> alone;
-  std::shared_lock<std::shared_mutex> beside;
-  {
-    std::lock_guard turn(m.turnstile);
-    if (whole_machine) alone = std::unique_lock(m.grades);
-    else beside = std::shared_lock(m.grades);
-  }
-  std::unique_lock<std::mutex> device;
-  if (!cpu && ctx.opt.bench) device = std::unique_lock(m.devices[w.device]);
+  const GradeGate::Hold hold = m.gate.enter(cpu, ctx.opt.bench, w.device);
   GradeRequest req{s.problem, s.source, s.participant, std::nullopt, w.device,
                    whole_machine ? m.cores : w.cores, w.name};
   if (s.round == "final") {
@@ -135,6 +123,21 @@ void start_slurm(Context& ctx) {
 
 }  // namespace
 
+GradeGate::GradeGate(const std::vector<int>& devices) {
+  for (int d : devices) devices_[d];
+}
+
+GradeGate::Hold GradeGate::enter(bool cpu_problem, bool timed, int device) {
+  Hold h;
+  {
+    std::lock_guard turn(turnstile_);
+    if (cpu_problem && timed) h.alone = std::unique_lock(grades_);
+    else h.beside = std::shared_lock(grades_);
+  }
+  if (!cpu_problem && timed) h.device = std::unique_lock(devices_.at(device));
+  return h;
+}
+
 std::string worker_url(const ServeOptions& opt) {
   const size_t colon = opt.listen.rfind(':');
   if (colon == std::string::npos || opt.listen.substr(colon + 1) == "0") return "";
@@ -177,14 +180,12 @@ GraderOptions grader_options(const Context& ctx) {
 
 void start_workers(Context& ctx) {
   running.ctx = &ctx;
-  running.machine = std::make_unique<Machine>();
-  Machine& m = *running.machine;
-  m.cores = thread_cores();
-  const std::vector<LocalWorker> plan = plan_workers(ctx.opt, m.cores);
-  for (const LocalWorker& w : plan) {
-    m.devices[w.device];
-    running.threads.emplace_back(work, std::ref(ctx), std::ref(m), w);
-  }
+  const std::vector<int> cores = thread_cores();
+  const std::vector<LocalWorker> plan = plan_workers(ctx.opt, cores);
+  std::vector<int> devices;
+  for (const LocalWorker& w : plan) devices.push_back(w.device);
+  running.machine = std::make_unique<Machine>(devices, cores);
+  for (const LocalWorker& w : plan) running.threads.emplace_back(work, std::ref(ctx), std::ref(*running.machine), w);
   running.threads.emplace_back(keep_leases, std::ref(ctx));
   if (!ctx.opt.slurm_partition.empty()) start_slurm(ctx);
 }

@@ -14,6 +14,9 @@
 // with --slurm PARTITION the Slurm workers' job is submitted (server/slurm_workers.h; the nodes reach the server at
 // --listen's address, a wildcard address as this host's name) and cancelled by stop_workers.
 #pragma once
+#include <map>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,25 @@ struct LocalWorker {
   std::string name;
   int device = 0;
   std::vector<int> cores;
+};
+
+// Who may grade at once (the fairness rule above). enter() waits until the grade may start; the Hold keeps its
+// place until destroyed. A waiting whole-machine grade passes the turnstile first, so later grades queue behind it.
+class GradeGate {
+ public:
+  explicit GradeGate(const std::vector<int>& devices);
+  struct Hold {
+    std::unique_lock<std::shared_mutex> alone;
+    std::shared_lock<std::shared_mutex> beside;
+    std::unique_lock<std::mutex> device;
+  };
+  // A timed CPU grade: the whole machine alone. Any other: beside the others; a timed GPU grade its device alone.
+  Hold enter(bool cpu_problem, bool timed, int device);
+
+ private:
+  std::shared_mutex grades_;
+  std::mutex turnstile_;
+  std::map<int, std::mutex> devices_;  // one per local worker's device, made at the start
 };
 
 // The local workers the options ask for, over `cores` (this process's CPUs).

@@ -4,11 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <chrono>
 #include <filesystem>
+#include <condition_variable>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -192,4 +195,79 @@ TEST_CASE("workers: the queue graded, each job once, as the store's finish keeps
   REQUIRE(report);
   CHECK(std::set<std::string>{"local:gpu0-0", "local:gpu0-1"}.count((*report)["server"]["worker"]) == 1);
   CHECK_THAT(store.report_text(ac).value_or(""), ContainsSubstring("verdict AC"));
+}
+
+namespace {
+
+// A grade on a thread of its own: it enters the gate and holds its place until released (a hold is released by the
+// thread that took it, as a worker does).
+class Grade {
+ public:
+  Grade(GradeGate& gate, bool cpu, bool timed, int device)
+      : thread_([this, &gate, cpu, timed, device] {
+          const GradeGate::Hold hold = gate.enter(cpu, timed, device);
+          in_ = true;
+          std::unique_lock lock(m_);
+          cv_.wait(lock, [this] { return released_; });
+        }) {}
+  ~Grade() { release(); }
+  // Whether it got in, waiting up to `ms`.
+  bool in(int ms = 2000) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (!in_ && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return in_;
+  }
+  void release() {
+    {
+      std::lock_guard lock(m_);
+      released_ = true;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool released_ = false;
+  std::atomic<bool> in_{false};
+  std::jthread thread_;  // last: started once the rest is made, joined first
+};
+
+constexpr bool kCpu = true, kGpu = false, kTimed = true, kUntimed = false;
+
+}  // namespace
+
+TEST_CASE("grade gate: no two timed runs share a GPU or a core", "[server][workers]") {
+  GradeGate gate({0, 1});
+  SECTION("timed GPU grades: on other devices beside, on the same device after") {
+    Grade a(gate, kGpu, kTimed, 0);
+    REQUIRE(a.in());
+    Grade b(gate, kGpu, kTimed, 1);
+    CHECK(b.in());
+    Grade c(gate, kGpu, kTimed, 0);
+    CHECK_FALSE(c.in(300));
+    a.release();
+    CHECK(c.in());
+  }
+  SECTION("a timed CPU grade waits for the GPU grades, then holds off every later grade") {
+    Grade gpu(gate, kGpu, kTimed, 0);
+    REQUIRE(gpu.in());
+    Grade cpu(gate, kCpu, kTimed, 0);
+    CHECK_FALSE(cpu.in(300));
+    Grade later(gate, kGpu, kTimed, 1);  // on an idle device, but after the waiting CPU grade
+    CHECK_FALSE(later.in(300));
+    gpu.release();
+    CHECK(cpu.in());
+    CHECK_FALSE(later.in(300));
+    cpu.release();
+    CHECK(later.in());
+  }
+  SECTION("untimed grades (--no-bench) run beside one another") {
+    Grade a(gate, kCpu, kUntimed, 0);
+    REQUIRE(a.in());
+    Grade b(gate, kCpu, kUntimed, 0);
+    CHECK(b.in());
+    Grade c(gate, kGpu, kUntimed, 0);
+    CHECK(c.in());
+  }
 }
