@@ -17,7 +17,7 @@
 //
 // Workers (role "worker"; `judge worker --server URL --worker-token T`; server/worker_api.h):
 //   POST /api/worker/claim            {"worker", "kinds": ["gpu","cpu"]} -> 200 {"id","problem","filename",
-//                                     "source" (the file's text), "round", "participant", "bench" (false under
+//                                     "source_base64" (the file's bytes), "round", "participant", "bench" (false under
 //                                     --no-bench), "lease_s", "seed_secret" (the seed itself, a decimal string, only
 //                                     in the final round)} or 204 when nothing is queued; held as
 //                                     "remote:<account>/<worker>"

@@ -61,7 +61,7 @@ check "a claim with a participant's token: 403" test "$status" = 403
 ghost=$(submit "$problem/submissions/AC/openmp.cpp")
 api POST /api/worker/claim "$w1" -d '{"worker": "ghost"}' >"$tmp/claim.json"
 check "a claim: 200, job $ghost with its source" bash -c \
-  "[ '$status' = 200 ] && [ \"\$(field '$tmp/claim.json' 'j[\"id\"]')\" = $ghost ] && field '$tmp/claim.json' 'j[\"source\"]' | cmp -s - <(cat '$problem/submissions/AC/openmp.cpp'; echo)"
+  "[ '$status' = 200 ] && [ \"\$(field '$tmp/claim.json' 'j[\"id\"]')\" = $ghost ] && field '$tmp/claim.json' '__import__(\"base64\").b64decode(j[\"source_base64\"]).decode()' | cmp -s - <(cat '$problem/submissions/AC/openmp.cpp'; echo)"
 check "the silent worker's job queued again once its 3 s lease ran out" wait_state "$ghost" queued 15
 api POST "/api/worker/$ghost/result" "$w1" -d '{"report": {"verdict": "AC"}, "text": "forged"}' >/dev/null
 check "the silent worker's late result: 409" test "$status" = 409
