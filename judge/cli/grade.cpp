@@ -107,7 +107,9 @@ int judge_grade(int argc, char** argv, const Paths& paths, GradingFlags& flags) 
                "  judge profile SLUG [FILE]  one performance case under ncu or perf stat, summarised\n"
                "  judge pack -o FILE         bundle your solutions to hand in\n"
                "  judge batch DIR            grade a class (staff); judge leaderboard RESULTS\n"
-               "  judge bench [SLUG...]      baseline, fast reference and vendor anchor side by side",
+               "  judge bench [SLUG...]      baseline, fast reference and vendor anchor side by side\n"
+               "  judge submit SLUG FILE --server URL   grade FILE on your course's server (judge serve)\n"
+               "  judge serve --data DIR     the online judge on this machine (staff); judge worker: a grader for it",
                "judge"};
   std::string slug, file;
   Outputs outputs;

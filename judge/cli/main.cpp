@@ -9,7 +9,9 @@
 //   judge profile SLUG [FILE] [--case NAME]         one performance case under ncu (GPU) or perf stat (CPU)
 //   judge pack [SLUG | SLUG=FILE ...] -o FILE [--name NAME]
 //   judge bench [SLUG...]
-//   judge serve --data DIR [...]; judge submit SLUG FILE --server URL   (where built with the server)
+//   judge serve --data DIR [--listen HOST:PORT] [--problems a,b] [--devices 0,1] ...   (server/, where built)
+//   judge submit SLUG FILE --server URL [--token T] [--json F]
+//   judge worker --server URL --worker-token-file F [--device N]
 // Exit status: 0 only on AC (for `all`: every problem AC or SKIP), 1 on any
 // other verdict, 2 on bad usage.
 #include <fcntl.h>
