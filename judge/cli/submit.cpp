@@ -133,6 +133,7 @@ int judge_submit(int argc, char** argv, const Paths&, GradingFlags&) {
   if (!cli.is_valid()) throw UsageError("--server: not a URL: " + terminal_safe(url));
   cli.set_bearer_token_auth(token);
   cli.set_keep_alive(true);
+  cli.set_tcp_nodelay(true);  // each poll answered at once, not after the delayed ACK of the one before
   cli.set_connection_timeout(10);
   cli.set_read_timeout(60);
   if (!ca_cert.empty()) cli.set_ca_cert_path(ca_cert.c_str());

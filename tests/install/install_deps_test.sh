@@ -86,7 +86,7 @@ run "only test packages missing, root, Debian 12" debian 0 "$judging bubblewrap"
 check "exit 0" is $status 0
 check "installs exactly the test packages" is "$apt" \
   "update -qq
-install -y -qq --no-install-recommends libcatch2-dev/bookworm-backports slurmctld slurmd slurm-client munge python3 libxml2-utils chromium"
+install -y -qq --no-install-recommends libcatch2-dev/bookworm-backports slurmctld slurmd slurm-client munge python3 libxml2-utils chromium chromium-driver python3-selenium"
 check "says so" has "$err" "installing: $tests_debian"
 
 run "only test packages missing, judging only" debian 0 "$judging bubblewrap"
@@ -94,7 +94,7 @@ check "exit 0, silent" is "$status|$err|$out" "0||"
 check "apt-get not called" is "$apt" ""
 
 CATCH2_VERSION=2.13.10-1 run "Catch2 v2 installed counts as missing" debian 0 \
-  "$judging bubblewrap libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils chromium" --test
+  "$judging bubblewrap libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils chromium chromium-driver python3-selenium" --test
 check "installs Catch2 v3 from backports" is "$apt" \
   "update -qq
 install -y -qq --no-install-recommends libcatch2-dev/bookworm-backports"
