@@ -1,4 +1,5 @@
-# A single-node Slurm on localhost for a test (sourced; tests/slurm/slurm_test.sh's set-up, as functions): munged
+# A single-node Slurm on localhost for a test (sourced by tests/slurm/slurm_test.sh and
+# tests/server/worker_slurm_test.sh): munged
 # with a generated key, slurmctld and slurmd with a generated slurm.conf (one CPU-only node, partition "judge", no
 # accounting), their state, spool, sockets and logs under $tmp/slurm and their paths on the command line, so nothing
 # under /etc is read or written. Every process started, and every job process, carries $marker in its environment.

@@ -16,40 +16,16 @@ export LC_ALL=C.UTF-8
 judge=$(realpath "$1") class=$(realpath "$2") expected=$(realpath "$3")
 wait_limit=${HPCJUDGE_SLURM_WAIT:-1200}
 
-for cmd in munged slurmctld slurmd sbatch squeue sinfo scontrol scancel; do
-  command -v "$cmd" >/dev/null || { echo "SKIP: $cmd not found (apt-get install munge slurmctld slurmd slurm-client)"; exit 77; }
-done
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (slurmd runs jobs as their user)"; exit 77; }
-
 tmp=$(mktemp -d /tmp/hpcjudge-slurm.XXXXXX)
+# The cluster (munged, slurmctld, slurmd, their files under $tmp/slurm): tests/slurm/single_node.sh.
+source "$(cd "$(dirname "$0")" && pwd)/single_node.sh"
+reason=$(slurm_skip_reason)
+[ -z "$reason" ] || { echo "SKIP: $reason"; rm -rf "$tmp"; exit 77; }
 # The sample class's files are links to the reference solutions; a participant's file must be a regular file of
 # their own (a link is not graded), so the class is graded as copies.
 cp -rL "$class" "$tmp/class" && class=$tmp/class
-chmod 755 "$tmp"  # munged wants its socket's folders searchable by all
-conf=$tmp/slurm.conf
-# Every process the test starts, and every job process, carries this marker in
-# its environment (the test's own shell does not), so cleanup finds them all.
-marker=HPCJUDGE_SLURM_TEST=$tmp
-pids=()
 # shellcheck disable=SC2317  # run by the trap
-cleanup() {
-  if [ ${#pids[@]} -gt 1 ]; then  # slurmctld is up: cancel whatever is left
-    SLURM_CONF=$conf scancel --user=root >/dev/null 2>&1
-    for _ in $(seq 20); do [ -z "$(SLURM_CONF=$conf squeue -h -o %i 2>/dev/null)" ] && break; sleep 0.5; done
-  fi
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-    kill -KILL "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-  done
-  for env in /proc/[0-9]*/environ; do  # stray slurmstepd or job processes
-    if grep -qzxF "$marker" "$env" 2>/dev/null; then
-      pid=${env#/proc/}; kill -KILL "${pid%/environ}" 2>/dev/null
-    fi
-  done
-  rm -rf "$tmp"
-}
+cleanup() { slurm_stop; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
@@ -61,76 +37,8 @@ check() {  # NAME COMMAND...
   if "$@" >"$tmp/check.out" 2>&1; then ok "$name"; else fail "$name" "$tmp/check.out"; fi
 }
 finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; exit; }
-slurm() { env SLURM_CONF="$conf" "$@"; }
-
-# --- munge ------------------------------------------------------------------------
-mkdir -p "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/log"
-dd if=/dev/urandom of="$tmp/munge/munge.key" bs=1024 count=1 status=none
-chmod 400 "$tmp/munge/munge.key"
-socket=$tmp/munge/munge.socket
-env "$marker" munged --foreground --key-file="$tmp/munge/munge.key" --socket="$socket" \
-  --pid-file="$tmp/munge/munged.pid" --log-file="$tmp/munge/munged.log" --seed-file="$tmp/munge/munged.seed" \
-  >"$tmp/munge/munged.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do [ -S "$socket" ] && break; sleep 0.1; done
-if [ -S "$socket" ]; then ok "munged started"
-else fail "munged started" "$tmp/munge/munged.out" "$tmp/munge/munged.log"; finish; fi
-
-# --- slurm.conf: one node, this machine, on two free ports ---------------------------
-free_port() { local p=$1; while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done; echo "$p"; }
-ctld_port=$(free_port 16817)
-slurmd_port=$(free_port $((ctld_port + 1)))
-node=$(hostname -s 2>/dev/null)
-[ -n "$node" ] || node=localhost
-: >"$tmp/plugstack.conf"
-cat >"$conf" <<EOF
-ClusterName=hpcjudgetest
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$socket
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
-SlurmctldLogFile=$tmp/log/slurmctld.log
-SlurmdLogFile=$tmp/log/slurmd.log
-PlugStackConfig=$tmp/plugstack.conf
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SchedulerType=sched/builtin
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MpiDefault=none
-SwitchType=switch/none
-ReturnToService=2
-MinJobAge=3600
-MailProg=/bin/true
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=judge Nodes=$node Default=YES MaxTime=INFINITE State=UP
-EOF
-
-# --- slurmctld and slurmd --------------------------------------------------------------
-env "$marker" slurmctld -D -f "$conf" >"$tmp/log/slurmctld.out" 2>&1 &
-pids+=($!)
-env "$marker" slurmd -D -f "$conf" -N "$node" >"$tmp/log/slurmd.out" 2>&1 &
-pids+=($!)
-state=
-for _ in $(seq 60); do
-  state=$(slurm sinfo -h -n "$node" -o %t 2>/dev/null)
-  [ "$state" = idle ] && break
-  sleep 1
-done
-if [ "$state" = idle ]; then ok "slurmctld and slurmd started: node $node idle, $(nproc) CPUs"
-else fail "slurmctld and slurmd started (node state '$state')" "$tmp/log/slurmctld.out" "$tmp/log/slurmctld.log" \
-  "$tmp/log/slurmd.out" "$tmp/log/slurmd.log"; finish; fi
+if slurm_start >"$tmp/start.out" 2>&1; then ok "slurmctld and slurmd started: node $(hostname -s 2>/dev/null) idle, $(nproc) CPUs"
+else fail "slurmctld and slurmd started" "$tmp/start.out"; finish; fi
 
 # --- grade the class through Slurm -------------------------------------------------------
 results=$tmp/results
@@ -152,7 +60,7 @@ while [ $(($(date +%s) - start)) -lt "$wait_limit" ]; do
   sleep 3
 done
 if [ -z "$left" ]; then ok "every job ended, in $(($(date +%s) - start)) s"
-else fail "every job ended within $wait_limit s (still queued: $(echo "$left" | tr '\n' ' '))" "$tmp/log/slurmctld.log"; fi
+else fail "every job ended within $wait_limit s (still queued: $(echo "$left" | tr '\n' ' '))" "$slurm_dir/log/slurmctld.log"; fi
 
 job_states() { slurm scontrol -o show job "$1" 2>&1 | grep -o 'JobState=[A-Z_]*' | sort | uniq -c | tr -s ' ' | sed 's/^ //'; }
 if slurm scontrol -o show job "$array_job" 2>/dev/null | grep -q 'ArrayTaskThrottle=2 '; then ok "array throttled to 2 tasks at once"
