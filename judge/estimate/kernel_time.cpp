@@ -56,11 +56,19 @@ std::vector<LineEstimate> worst_lines(const protocol::KernelCounts& k, const Sca
     const double conflicts = (double(l.wavefronts) - double(std::min(l.wavefronts, l.shared_requests))) * scale.work;
     if (wasted > 0 || conflicts > 0) v.push_back({l.file, l.line, wasted, conflicts});
   }
-  std::sort(v.begin(), v.end(), [](const LineEstimate& a, const LineEstimate& b) {
+  // The worst kTopLines by wasted bytes and the worst kTopLines by conflicts, together, by wasted bytes first.
+  const auto by_waste = [](const LineEstimate& a, const LineEstimate& b) {
     return a.wasted_bytes != b.wasted_bytes ? a.wasted_bytes > b.wasted_bytes : a.conflicts > b.conflicts;
-  });
-  if (v.size() > kTopLines) v.resize(kTopLines);
-  return v;
+  };
+  std::sort(v.begin(), v.end(), [](const LineEstimate& a, const LineEstimate& b) { return a.conflicts > b.conflicts; });
+  std::vector<LineEstimate> kept;
+  for (size_t i = 0; i < v.size() && i < kTopLines && v[i].conflicts > 0; ++i) kept.push_back(v[i]);
+  std::sort(v.begin(), v.end(), by_waste);
+  for (size_t i = 0; i < v.size() && i < kTopLines; ++i)
+    if (std::none_of(kept.begin(), kept.end(), [&](const LineEstimate& k) { return k.file == v[i].file && k.line == v[i].line; }))
+      kept.push_back(v[i]);
+  std::sort(kept.begin(), kept.end(), by_waste);
+  return kept;
 }
 
 }  // namespace

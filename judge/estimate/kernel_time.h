@@ -62,7 +62,9 @@ struct KernelEstimate {
   uint64_t max_conflict_degree = 0;
   double active_lanes = 32;         // per warp memory instruction or barrier
   uint64_t barriers = 0, atomics = 0, max_same_address = 0;
-  std::vector<LineEstimate> lines;  // the lines that waste bytes or conflict, worst first
+  // The lines that waste bytes or conflict: the worst 8 by wasted bytes and the worst 8 by conflicts, by wasted
+  // bytes first.
+  std::vector<LineEstimate> lines;
 };
 
 struct CallEstimate {
