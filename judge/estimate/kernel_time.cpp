@@ -81,7 +81,9 @@ KernelEstimate estimate_kernel(const protocol::KernelCounts& k, const GpuModel& 
   memory_figures(k, e);
   const double moved = kSector * double(k.global.sectors) * scale.work;
   const double distinct = kSector * double(k.global.distinct_sectors) * scale.traffic;
-  e.dram_bytes = std::min(distinct, moved);
+  // Past L2's capacity a sector read again has been evicted in proportion to the footprint L2 cannot hold.
+  const double evicted = distinct > gpu.l2_bytes ? 1 - gpu.l2_bytes / distinct : 0;
+  e.dram_bytes = std::min(distinct, moved) + std::max(0.0, moved - distinct) * evicted;
   e.dram_s = e.dram_bytes / gpu.dram_bytes_per_s;
   e.l2_s = moved / gpu.l2_bytes_per_s;
   e.shared_s = double(k.shared.wavefronts) * scale.work / gpu.shared_wavefronts_per_s();

@@ -1,13 +1,15 @@
 // The time a modelled GPU (gpu_model.h) takes for what the emulator counted in one solve() call
 // (protocol/emulation_counts.h). Per kernel, over its launches:
 //
-//   body = max( DRAM:    distinct sectors x 32 B / DRAM bandwidth          (each byte fetched once: a lower bound)
+//   body = max( DRAM:    DRAM bytes / DRAM bandwidth                       (see below)
 //               L2:      sectors moved x 32 B / L2 bandwidth               (every request's sectors, reused or not)
 //               shared:  wavefronts / (SMs x clock)                        (one 32-bank wavefront per clock per SM)
 //               issue:   warp memory instructions / (SMs x clock) )        (one per clock per SM's load/store units)
 //          / utilisation x tail
 //   kernel = body + launches x launch cost
 //
+// DRAM bytes: the distinct sectors x 32 B (each byte fetched once), and where that footprint exceeds L2, the
+// sectors read again (moved - distinct) x (1 - L2 size / footprint): the share of the footprint L2 cannot hold.
 // utilisation: the warps resident at once (blocks per SM from the block's threads, its shared memory and, where
 // nvcc reported them, its registers; at most the grid's blocks) over kSaturatingWarps per SM, at most 1; tail:
 // the last partial wave's idle SMs (ceil(waves) / waves). The call = the kernels, at least the problem's FLOPs at
@@ -18,9 +20,10 @@
 // cases' bytes), the grid's blocks by `work`; launches and synchronisations are not scaled. So a kernel whose
 // work does not grow with the problem (a one-block finisher) is over-counted.
 //
-// Not modelled (what the validation's misses are likely to be): L1 hits (a warp re-reading its own sectors costs
-// L2 time here), DRAM capacity misses past L2, latency-bound chains (a scan's look-back, a single warp's loop),
-// arithmetic beyond the FLOP floor, atomics' serialisation, warp divergence past its memory instructions.
+// Not modelled (what the validation's misses are likely to be): L1 hits and reuse distance (a warp re-reading its
+// own sectors soon costs L2 time, and past L2's capacity DRAM time, here), latency-bound chains (a scan's
+// look-back, a single warp's loop), arithmetic beyond the FLOP floor, atomics' serialisation, warp divergence past
+// its memory instructions.
 #pragma once
 #include <optional>
 #include <string>
