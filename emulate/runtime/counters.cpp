@@ -2,11 +2,14 @@
 // gathered as its lanes arrive: keyed by the warp, the instruction's address and the lane's count of its runs of
 // that address since the block's last barrier, it is closed when every lane of the warp has made it, at the next
 // block barrier, or at the block's end (the lanes that never came were inactive: divergence, a tail).
+// g++ splits a vector's load or store (a float4) into one access per field, at consecutive instructions: a
+// thread's accesses that continue one another from distinct instructions, within one naturally aligned 8 or 16
+// bytes, are taken as the one vector access the GPU makes (a loop's accesses, one instruction, never are).
 #include "counters.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "runner.h"
 #include "source_lines.h"
@@ -44,12 +47,22 @@ struct GroupHash {
   }
 };
 
+// A thread's access not yet grouped: the next may continue it (a vector's next field).
+struct Pending {
+  bool held = false;
+  uintptr_t addr = 0, pc = 0, last_pc = 0;  // pc: the first field's instruction, which names the access
+  size_t size = 0;
+  unsigned warp = 0, linear = 0;
+  MemorySpace space = MemorySpace::Other;
+  Access kind = Access::Read;
+};
+
 struct State {
   std::vector<Kernel> kernels;  // of the call, by name
   Kernel* kernel = nullptr;     // the running launch's
   uint64_t launches = 0, host_syncs = 0;
   // The running launch.
-  std::unordered_set<uint64_t> sectors;                 // distinct 32-byte sectors
+  std::unordered_map<uint64_t, std::array<uint64_t, 2>> sectors;  // distinct 32-byte sectors: 128 bits a 4 KiB page
   std::unordered_map<uintptr_t, uint64_t> atomic_hits;  // atomics per address
   std::unordered_map<uintptr_t, size_t> static_vars;    // __shared__ variables touched: start, bytes
   // The running block.
@@ -58,8 +71,15 @@ struct State {
   std::vector<Group> groups;
   std::vector<uint32_t> spare;
   std::vector<uint64_t> scratch;
+  size_t held = 0;  // accesses in open requests
+  Pending pending;
 };
 State s;
+
+// Open requests hold their lanes' accesses until closed: past this many accesses held (64 MiB), every open request
+// is closed at once, as at a barrier (a warp whose lanes each run that many accesses between barriers is counted
+// as if its lanes ran fewer at a time; the counts' memory stays bounded).
+constexpr size_t kMaxHeld = size_t{1} << 22;
 
 unsigned warp_lanes(unsigned warp) { return std::min(32u, g_block.nthreads - warp * 32); }
 
@@ -74,7 +94,7 @@ void close_global(const Group& g, PcCounts& p) {
   }
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  for (uint64_t x : ids) s.sectors.insert(x);
+  for (uint64_t x : ids) s.sectors[x >> 7][x >> 6 & 1] |= uint64_t{1} << (x & 63);
   runner::KernelCounts& k = s.kernel->c;
   ++k.global_requests;
   k.sectors += ids.size();
@@ -110,11 +130,21 @@ void close(uint32_t index) {
   s.kernel->c.active_lanes += g.lanes;
   if (g.space == MemorySpace::Global) close_global(g, p);
   else close_shared(g, p);
+  s.held -= g.accesses.size();
   g.accesses.clear();
   s.spare.push_back(index);
 }
 
+void group(const Pending& a);
+
+void flush() {
+  if (!s.pending.held) return;
+  s.pending.held = false;
+  group(s.pending);
+}
+
 void close_all() {
+  flush();
   for (const auto& [key, index] : s.open) close(index);
   s.open.clear();
 }
@@ -123,6 +153,45 @@ void count_atomic(uintptr_t addr) {
   runner::KernelCounts& k = s.kernel->c;
   ++k.atomics;
   k.max_same_address = std::max(k.max_same_address, ++s.atomic_hits[addr]);
+}
+
+}  // namespace
+
+namespace {
+
+// The access joined to the request of its warp's lanes at the same instruction instance.
+void group(const Pending& a) {
+  const uint32_t run = s.runs[a.pc << 10 | a.linear]++;
+  const auto [it, fresh] = s.open.try_emplace(GroupKey{a.pc, a.warp, run, a.space}, 0);
+  if (fresh) {
+    if (s.spare.empty()) {
+      s.spare.push_back(static_cast<uint32_t>(s.groups.size()));
+      s.groups.emplace_back();
+    }
+    it->second = s.spare.back();
+    s.spare.pop_back();
+    Group& g = s.groups[it->second];
+    g.pc = a.pc;
+    g.space = a.space;
+    g.lanes = 0;
+  }
+  Group& g = s.groups[it->second];
+  g.accesses.emplace_back(a.addr, static_cast<uint32_t>(a.size));
+  ++s.held;
+  if (++g.lanes == warp_lanes(a.warp)) {
+    close(it->second);
+    s.open.erase(it);
+  } else if (s.held > kMaxHeld) {
+    close_all();
+  }
+}
+
+// Whether the access continues the pending one as the next field of one aligned vector.
+bool continues(const Pending& p, uintptr_t addr, size_t size, Access kind, MemorySpace space, unsigned linear,
+               uintptr_t pc) {
+  if (!p.held || p.linear != linear || p.kind != kind || p.space != space || pc == p.last_pc) return false;
+  const size_t merged = p.size + size;
+  return addr == p.addr + p.size && merged <= 16 && p.addr % (merged <= 8 ? 8 : 16) == 0;
 }
 
 }  // namespace
@@ -136,26 +205,14 @@ void access(uintptr_t addr, size_t size, Access kind, uintptr_t pc) {
   if (space == MemorySpace::Other) return;
   if (var_bytes) s.static_vars.emplace(var, var_bytes);
   if (kind == Access::Atomic) return count_atomic(addr);
-  const uint32_t run = s.runs[pc << 10 | t->linear]++;
-  const auto [it, fresh] = s.open.try_emplace(GroupKey{pc, t->warp, run, space}, 0);
-  if (fresh) {
-    if (s.spare.empty()) {
-      s.spare.push_back(static_cast<uint32_t>(s.groups.size()));
-      s.groups.emplace_back();
-    }
-    it->second = s.spare.back();
-    s.spare.pop_back();
-    Group& g = s.groups[it->second];
-    g.pc = pc;
-    g.space = space;
-    g.lanes = 0;
+  Pending& p = s.pending;
+  if (continues(p, addr, size, kind, space, t->linear, pc)) {
+    p.size += size;
+    p.last_pc = pc;
+    return;
   }
-  Group& g = s.groups[it->second];
-  g.accesses.emplace_back(addr, static_cast<uint32_t>(size));
-  if (++g.lanes == warp_lanes(t->warp)) {
-    close(it->second);
-    s.open.erase(it);
-  }
+  flush();
+  p = Pending{true, addr, pc, pc, size, t->warp, t->linear, space, kind};
 }
 
 void launch_begin(const Launch& l) {
@@ -183,7 +240,8 @@ void launch_end() {
   if (!s.kernel) return;
   close_all();
   runner::KernelCounts& k = s.kernel->c;
-  k.distinct_sectors += s.sectors.size();
+  for (const auto& [page, bits] : s.sectors)
+    k.distinct_sectors += static_cast<uint64_t>(__builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]));
   uint64_t shared = 0;
   for (const auto& [start, bytes] : s.static_vars) shared += bytes;
   k.static_shared_bytes = std::max(k.static_shared_bytes, shared);
