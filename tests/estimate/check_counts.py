@@ -64,6 +64,13 @@ def main():
     a = kernel(c, "count_all")["atomics"]
     expect("atomics: count, most on one address", (a["count"], a["max_same_address"]), (threads, threads))
 
+    c = counts(probe, folder, "vector4")
+    k = kernel(c, "add4")
+    load = line(k, line_of(folder, "vector4", "LOAD"))
+    expect("float4: the loads' line, one 16-byte request per access", load and (load["global_requests"],
+           load["sectors"], load["bytes_requested"]), (2 * threads // 32, 2 * threads // 2, 2 * 16 * threads))
+    expect("float4: the kernel's coalescing", coalescing(k["global"]), 1.0)
+
     c = counts(probe, folder, "chunked")
     k = kernel(c, "sum_chunk")
     load = line(k, line_of(folder, "chunked", "LOAD"))

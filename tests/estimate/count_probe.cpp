@@ -2,12 +2,13 @@
 // compiled as the judge compiles an emulated submission (compile_submission, --emulate), loaded with the emulator
 // set up as the runner sets it up, its `extern "C" void hpcjudge_probe()` called as one counted call, and the
 // counts printed as the protocol carries them (protocol/emulation_counts.h).
-//   hpcjudge-count-probe SLUG FILE.cu   (FILE defines SLUG's solve() and hpcjudge_probe())
+//   hpcjudge-count-probe SLUG FILE.cu [--no-count]   (FILE defines SLUG's solve() and hpcjudge_probe())
+// --no-count: the call run uncounted and its seconds printed, to measure what counting costs.
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cstdio>
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -29,7 +30,9 @@ int fail(const std::string& why) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) return fail("usage: hpcjudge-count-probe SLUG FILE.cu");
+  const bool count = argc == 3;
+  if (argc != 3 && !(argc == 4 && std::string(argv[3]) == "--no-count"))
+    return fail("usage: hpcjudge-count-probe SLUG FILE.cu [--no-count]");
   const hpcjudge::Problem* p = hpcjudge::Registry::find(argv[1]);
   if (!p) return fail(std::string("no problem ") + argv[1]);
   std::ifstream in(argv[2], std::ios::binary);
@@ -51,11 +54,16 @@ int main(int argc, char** argv) {
   auto probe = reinterpret_cast<void (*)()>(dlsym(lib, "hpcjudge_probe"));
   if (!probe) return fail("no extern \"C\" hpcjudge_probe()");
   hpcjudge_emu::runner::begin_call(0);
-  hpcjudge_emu::runner::count_accesses(true);
+  hpcjudge_emu::runner::count_accesses(count);
+  const auto t0 = std::chrono::steady_clock::now();
   probe();
   const std::string error = hpcjudge_emu::runner::end_call().error;
   hpcjudge_emu::runner::count_accesses(false);
+  const hpcjudge_emu::runner::Counts counts = hpcjudge_emu::runner::take_counts();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!error.empty()) return fail("the call failed: " + error);
-  std::cout << nlohmann::json(hpcjudge::to_protocol(hpcjudge_emu::runner::take_counts())).dump(1) << "\n";
+  std::cerr << "count_probe: the call took " << seconds << " s" << (count ? " (counted)" : " (not counted)") << "\n";
+  if (!count) return 0;
+  std::cout << nlohmann::json(hpcjudge::to_protocol(counts)).dump(1) << "\n";
   return 0;
 }
