@@ -507,7 +507,10 @@ cudaError_t memcpy_checked(void* dst, const void* src, size_t bytes, cudaMemcpyK
       set_sticky(cudaErrorIllegalAddress, why);
       return cudaErrorIllegalAddress;
     }
-  if (counters::g_on && std::string_view(what) != "cudaMemcpyAsync") counters::host_sync();
+  // The host waits for a synchronous copy (cudaMemcpy2D's rows, each a copy here, are not counted).
+  if (counters::g_on && (std::string_view(what) == "cudaMemcpy" || std::string_view(what) == "cudaMemcpyToSymbol" ||
+                         std::string_view(what) == "cudaMemcpyFromSymbol"))
+    counters::host_sync();
   std::lock_guard gate(gate_mutex);
   const RangeOpen d(dst, bytes), s(src, bytes);
   if (!d.ok() || !s.ok()) return cudaErrorMemoryAllocation;
