@@ -11,6 +11,7 @@
 #include <array>
 #include <unordered_map>
 
+#include "run_table.h"
 #include "runner.h"
 #include "source_lines.h"
 
@@ -66,7 +67,7 @@ struct State {
   std::unordered_map<uintptr_t, uint64_t> atomic_hits;  // atomics per address
   std::unordered_map<uintptr_t, size_t> static_vars;    // __shared__ variables touched: start, bytes
   // The running block.
-  std::unordered_map<uint64_t, uint32_t> runs;  // (instruction << 10 | thread): its runs since the last barrier
+  RunTable runs;  // (instruction << 10 | thread): its runs since the last barrier
   std::unordered_map<GroupKey, uint32_t, GroupHash> open;
   std::vector<Group> groups;
   std::vector<uint32_t> spare;
@@ -161,7 +162,7 @@ namespace {
 
 // The access joined to the request of its warp's lanes at the same instruction instance.
 void group(const Pending& a) {
-  const uint32_t run = s.runs[a.pc << 10 | a.linear]++;
+  const uint32_t run = s.runs.next(a.pc << 10 | a.linear);
   const auto [it, fresh] = s.open.try_emplace(GroupKey{a.pc, a.warp, run, a.space}, 0);
   if (fresh) {
     if (s.spare.empty()) {
