@@ -5,8 +5,10 @@
 // into an estimated time (judge/estimate/). The runner's word: an estimate's input, never a verdict's.
 //
 // A warp-level request is the accesses of the lanes of one warp that ran the same instruction instance (the same
-// code address, the same execution of it by each lane). Global: the device's memory (cudaMalloc'd, managed, the
-// judge's buffers); shared: __shared__ and dynamic shared memory. Host and local (stack) accesses are not counted.
+// code address, the same execution of it by each lane since the block's last barrier); a vector access (a float4)
+// is one access, as on the GPU. Global: the device's memory (cudaMalloc'd, managed, the judge's buffers); shared:
+// __shared__ and dynamic shared memory. Not counted: host and local (stack) accesses, __device__ and __constant__
+// variables (ordinary variables of the submission under emulation), std::atomic in device code.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -20,7 +22,7 @@ struct GlobalCounts {
   uint64_t requests = 0;          // warp-level requests
   uint64_t sectors = 0;           // distinct 32-byte segments per request, summed over requests
   uint64_t bytes_requested = 0;   // the bytes the active lanes asked for (coalescing = bytes_requested / (32 * sectors))
-  uint64_t distinct_sectors = 0;  // distinct 32-byte sectors over the kernel's launches (a lower bound on DRAM traffic)
+  uint64_t distinct_sectors = 0;  // distinct 32-byte sectors of each launch, summed over launches (a lower bound on DRAM traffic)
 };
 
 struct SharedCounts {
@@ -32,11 +34,12 @@ struct SharedCounts {
 };
 
 struct AtomicCounts {
-  uint64_t count = 0;             // atomic operations (lanes), global and shared
+  uint64_t count = 0;             // atomic operations (atomicAdd and kin, one per lane), global and shared
   uint64_t max_same_address = 0;  // the most atomics on one address within a launch (contention)
 };
 
-// One source line of the submission (the file as the judge named it, its line as the student wrote it).
+// One source line of the submission: `file` is the base name of the file it was compiled from (the judge's copy,
+// solution.cu; the judge shows the student's name), `line` as the student wrote it (the rewrite keeps lines).
 struct LineCounts {
   std::string file;
   int line = 0;
@@ -53,7 +56,8 @@ struct KernelCounts {
   uint64_t threads = 0;  // threads run, over its launches
   GlobalCounts global;
   SharedCounts shared;
-  // Over memory instructions and barriers: warp instructions and the lanes active in them (mean = active / instr).
+  // Over memory instructions, barriers and warp collectives: warp instructions and the lanes active in them
+  // (mean = active / instr).
   uint64_t warp_instructions = 0, active_lanes = 0;
   uint64_t barriers = 0;  // __syncthreads (and its kin) per warp: a warp's arrival counts once
   AtomicCounts atomics;
@@ -62,7 +66,9 @@ struct KernelCounts {
 
 struct EmulationCounts {
   uint64_t launches = 0;    // kernel launches in the call
-  uint64_t host_syncs = 0;  // cudaDeviceSynchronize, cudaMemcpy (not Async), stream and event synchronisations
+  // cudaDeviceSynchronize, cudaThreadSynchronize, cudaStreamSynchronize, cudaEventSynchronize, cudaMemcpy and
+  // cudaMemcpyTo/FromSymbol (not their Async forms, not cudaMemcpy2D).
+  uint64_t host_syncs = 0;
   std::vector<KernelCounts> kernels;
 };
 
