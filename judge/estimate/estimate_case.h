@@ -10,7 +10,9 @@
 namespace hpcjudge {
 
 struct EstimateCases {
-  Case emulated;  // ProblemInfo::estimate_case, else the largest functional test under the emulation limits
+  // ProblemInfo::estimate_case, else the largest functional test under the emulation limits drawn by the modelled
+  // case's generator, else the largest under them.
+  Case emulated;
   Case modelled;  // the performance case with the most work (FLOPs, else bytes): the validation's case
   Scaling scale;  // the modelled case's work and traffic over the emulated case's
   double modelled_flops = 0;

@@ -83,6 +83,8 @@ KernelEstimate estimate_kernel(const protocol::KernelCounts& k, const GpuModel& 
   const double distinct = kSector * double(k.global.distinct_sectors) * scale.traffic;
   // Past L2's capacity a sector read again has been evicted in proportion to the footprint L2 cannot hold.
   const double evicted = distinct > gpu.l2_bytes ? 1 - gpu.l2_bytes / distinct : 0;
+  e.distinct_bytes = distinct;
+  e.moved_bytes = moved;
   e.dram_bytes = std::min(distinct, moved) + std::max(0.0, moved - distinct) * evicted;
   e.dram_s = e.dram_bytes / gpu.dram_bytes_per_s;
   e.l2_s = moved / gpu.l2_bytes_per_s;

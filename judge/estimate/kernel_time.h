@@ -56,6 +56,7 @@ struct KernelEstimate {
   uint64_t launches = 0;
   double seconds = 0;  // body + launches
   double dram_bytes = 0, dram_s = 0, l2_s = 0, shared_s = 0, issue_s = 0;
+  double distinct_bytes = 0, moved_bytes = 0;  // the distinct sectors' bytes, and every request's sectors' (scaled)
   std::string bound;  // "DRAM", "L2", "shared memory" or "issue": the largest term
   double utilisation = 1, tail = 1;
   int blocks_per_sm = 0;
