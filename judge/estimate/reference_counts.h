@@ -17,7 +17,8 @@ struct ReferenceCounts {
 };
 
 // Compiles problems/<slug>/solutions/<role>.cu for the emulator (from the compile cache where it was compiled
-// before), starts its runner with `session`'s options, lays out case `c` and calls it once, counting.
+// before), starts its runner with `session`'s options, lays out case `c` and calls it once, counting; the counts
+// cached under <cache>/estimate-counts/, keyed by what they follow from, so a later grade reads them instead.
 ReferenceCounts reference_counts(const Problem& p, const Paths& paths, const GradeOptions& opt,
                                  const SessionOptions& session, const std::string& role, const Case& c,
                                  const std::string& machine_fingerprint);
