@@ -40,6 +40,7 @@ void to_json(json& j, const Request& r) {
   if (r.common_bytes) j["common_bytes"] = r.common_bytes;
   if (r.device_memory_limit) j["device_memory_limit"] = r.device_memory_limit;
   if (r.device_time) j["device_time"] = true;
+  if (r.count_accesses) j["count_accesses"] = true;
   if (!r.library.empty()) j["library"] = r.library;
   if (!r.mode.empty()) j["mode"] = r.mode;
 }
@@ -55,6 +56,7 @@ void from_json(const json& j, Request& r) {
   r.common_bytes = j.value("common_bytes", size_t{0});
   r.device_memory_limit = j.value("device_memory_limit", size_t{0});
   r.device_time = j.value("device_time", false);
+  r.count_accesses = j.value("count_accesses", false);
   r.library = j.value("library", std::string());
   r.mode = j.value("mode", std::string());
 }
@@ -72,6 +74,7 @@ void to_json(json& j, const Reply& r) {
   if (r.ready_seconds) j["ready_seconds"] = *r.ready_seconds;
   if (r.device_peak_bytes) j["device_peak_bytes"] = *r.device_peak_bytes;
   if (r.device_held_bytes) j["device_held_bytes"] = *r.device_held_bytes;
+  if (r.emulation_counts) j["emulation_counts"] = *r.emulation_counts;
   if (!r.sensors.is_null()) j["sensors"] = r.sensors;
   if (!r.marks.empty()) j["marks"] = r.marks;
   if (!r.cpus.empty()) j["cpus"] = r.cpus;
@@ -92,6 +95,7 @@ void from_json(const json& j, Reply& r) {
   if (j.contains("ready_seconds")) r.ready_seconds = j.at("ready_seconds").get<double>();
   if (j.contains("device_peak_bytes")) r.device_peak_bytes = j.at("device_peak_bytes").get<size_t>();
   if (j.contains("device_held_bytes")) r.device_held_bytes = j.at("device_held_bytes").get<size_t>();
+  if (j.contains("emulation_counts")) r.emulation_counts = j.at("emulation_counts").get<EmulationCounts>();
   if (j.contains("sensors")) r.sensors = j.at("sensors");
   if (j.contains("marks") && j.at("marks").is_array())
     for (const auto& v : j.at("marks"))

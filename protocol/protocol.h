@@ -14,6 +14,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include "protocol/emulation_counts.h"
 #include "protocol/json.h"
 #include <optional>
 #include <string>
@@ -78,6 +79,9 @@ struct Request {
   // Call (GPU): the call's time on the device measured too, by events of the runner's context (Reply::
   // device_seconds). For `judge bench` alone, which times the judge's own references: never a score's.
   bool device_time = false;
+  // Call (CPU emulation): count the kernels' memory requests, bank conflicts, active lanes, barriers and atomics
+  // (Reply::emulation_counts); off, the emulator counts nothing and costs nothing more.
+  bool count_accesses = false;
   std::string library;             // Load
   std::string mode;                // Setup
 };
@@ -101,6 +105,7 @@ struct Reply {
   std::optional<double> cpu_seconds, body_seconds, ready_seconds;
   std::optional<size_t> device_peak_bytes;  // Call, CallSetup (GPU): the most device memory the submission held
   std::optional<size_t> device_held_bytes;  // Call (CPU emulation): what solve() left allocated
+  std::optional<EmulationCounts> emulation_counts;  // Call with Request::count_accesses (CPU emulation)
   nlohmann::json sensors;     // Sensors
   // Call, CallSetup: the runner's steady clock (ns) when it read the request, began the body, the body
   // returned and the call ended (synchronised), and under HPCJUDGE_TRACE on a GPU when the GPU took up the

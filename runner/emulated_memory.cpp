@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "emulate/runtime/runner.h"
+#include "runner/emulation_counts.h"
 #include "runner/runner_memory.h"
 
 namespace hpcjudge {
@@ -29,6 +30,8 @@ class EmulatedMemory : public RunnerMemory {
   void begin_call(const CallStart& start) override {
     hpcjudge_emu::runner::set_buffers(buffers_);
     hpcjudge_emu::runner::begin_call(start.device_memory_limit);
+    counting_ = start.count_accesses;
+    hpcjudge_emu::runner::count_accesses(counting_);
   }
   CallEnd end_call() override {
     CallEnd e;
@@ -37,12 +40,18 @@ class EmulatedMemory : public RunnerMemory {
     e.device_peak_bytes = l.peak;
     e.device_held_bytes = l.held;
     if (l.refused > 0) e.refused(l.refused, l.refused_at, l.limit);
+    if (counting_) {
+      hpcjudge_emu::runner::count_accesses(false);
+      e.emulation_counts = to_protocol(hpcjudge_emu::runner::take_counts());
+      counting_ = false;
+    }
     return e;
   }
 
  private:
   std::byte* base_ = nullptr;
   size_t size_ = 0;
+  bool counting_ = false;
   std::vector<hpcjudge_emu::runner::Buffer> buffers_;
 };
 

@@ -263,7 +263,9 @@ class Runner {
   Reply call(const Request& q) {
     const std::vector<ArgValue> args = arguments(q);
     const ProfileRange range(profile_range_);  // `judge profile`: its kernels, not setup()'s
-    return run("solve()", {.device_memory_limit = q.device_memory_limit, .device_time = q.device_time},
+    return run("solve()",
+               {.device_memory_limit = q.device_memory_limit, .device_time = q.device_time,
+                .count_accesses = q.count_accesses},
                [&] { return problem_.invoke(solve_, args); });
   }
 
@@ -309,6 +311,7 @@ class Runner {
       if (end.gpu_began_ns) r.marks.push_back(*end.gpu_began_ns);
       r.device_peak_bytes = end.device_peak_bytes;
       r.device_held_bytes = end.device_held_bytes;
+      r.emulation_counts = end.emulation_counts;
       r.fatal = end.fatal;
       if (end.memory_refused) {
         r.error = end.memory_message;

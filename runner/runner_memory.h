@@ -37,6 +37,7 @@ struct CallEnd {
   std::string memory_message;
   std::optional<size_t> device_peak_bytes;
   std::optional<size_t> device_held_bytes;  // emulation: left allocated at the end of the call
+  std::optional<protocol::EmulationCounts> emulation_counts;  // emulation, CallStart::count_accesses
   // An allocation refused at the case's limit: the cause (whatever the submission
   // did with the error afterwards), its words, and the peak it would have reached.
   void refused(size_t bytes, size_t holding, size_t limit) {
@@ -71,6 +72,7 @@ class ArenaMapping {
 struct CallStart {
   size_t device_memory_limit = 0;  // GPU: what the submission may hold allocated (0: none)
   bool device_time = false;        // GPU: the call's device time by events too (Request::device_time)
+  bool count_accesses = false;     // emulation: the kernels' memory requests counted (Request::count_accesses)
 };
 
 class RunnerMemory {

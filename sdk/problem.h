@@ -232,6 +232,10 @@ struct ProblemInfo {
   // reason, so that a problem's functional tests finish within a minute on two cores.
   double emulation_max_bytes = 64e6;
   double emulation_max_flops = 1e8;
+  // The functional test on which an emulated grade estimates the GPU's time (judge/estimate/), scaled from there
+  // to the largest performance case; empty: the largest functional test under the emulation limits with that
+  // case's generator (else with any).
+  std::string estimate_case;
 };
 
 class Problem {

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "counters.h"
 #include "internal.h"
 #include "runner.h"
 
@@ -54,6 +55,11 @@ void note_host_error(const std::string& detail) {
 bool sticky_set() { return sticky != cudaSuccess; }
 
 cudaError_t api_error() { return sticky; }
+
+cudaError_t host_sync() {
+  if (counters::g_on) counters::host_sync();
+  return sticky;
+}
 
 cudaError_t last_error(bool clear) {
   std::lock_guard lock(error_mutex);
@@ -302,6 +308,8 @@ namespace {
 template <class T, class F>
 T rmw(T* a, F f) {
   hpcjudge_emu::check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), hpcjudge_emu::Access::Atomic);
+  if (hpcjudge_emu::counters::g_on)
+    hpcjudge_emu::counters::access(reinterpret_cast<uintptr_t>(a), sizeof(T), hpcjudge_emu::Access::Atomic, 0);
   const T old = *a;
   *a = f(old);
   return old;

@@ -99,6 +99,10 @@ enum class Access : uint8_t { Read, Write, Atomic };
 // Checks an access of the running code (kernel or host) and, in shared memory, the race rule.
 void check_access(uintptr_t addr, size_t size, Access kind);
 void reset_shared_for_launch(size_t dynamic_bytes);
+// Which memory a device address is in, for the counters (counters.h): global (the judge's buffers, cudaMalloc),
+// shared, or other (host, a thread's stack); in a __shared__ variable, its start and bytes too (else 0).
+enum class MemorySpace : uint8_t { Other, Global, Shared };
+MemorySpace memory_space(uintptr_t addr, uintptr_t* var_start, size_t* var_bytes);
 // Outside a kernel and the emulator's own copies and fills, the judge's buffers and every non-managed allocation
 // are PROT_NONE, so host code cannot reach them through code the instrumentation does not see (the C library).
 // A launch holds this for the grid: device memory open, and the lock that orders every change of protection

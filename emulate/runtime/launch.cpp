@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "counters.h"
 #include "internal.h"
 #include "runner.h"
 
@@ -153,6 +154,7 @@ void run_block(const dim3& bidx, uint64_t linear_block) {
       for (unsigned i = first; i < last; ++i) b.order.push_back(i);
   }
   blockIdx = b.idx;
+  if (counters::g_on) counters::block_begin();
   while (b.exited < b.nthreads) {
     bool ran = false;
     for (unsigned i : b.order) {
@@ -164,6 +166,7 @@ void run_block(const dim3& bidx, uint64_t linear_block) {
     }
     if (!ran) deadlock();
   }
+  if (counters::g_on) counters::block_end();
 }
 
 void complete_barrier(Thread& caller) {
@@ -190,6 +193,7 @@ void complete_barrier(Thread& caller) {
   }
   b.arrived = 0;
   ++b.interval;
+  if (counters::g_on) counters::barrier_completed();
 }
 
 }  // namespace
@@ -265,6 +269,7 @@ void launch(const char* name, const LaunchConfig& cfg, Body body, void* closure)
   blockDim = bl;
   gridDim = g;
   g_launch = &l;
+  if (counters::g_on) counters::launch_begin(l);
   if (sigsetjmp(l.env, 1) == 0) {
     uint64_t linear = 0;
     for (unsigned z = 0; z < g.z; ++z)
@@ -278,6 +283,7 @@ void launch(const char* name, const LaunchConfig& cfg, Body body, void* closure)
         t.stack = nullptr;
       }
   }
+  if (counters::g_on) counters::launch_end();
   g_launch = nullptr;
   g_thread = nullptr;
   threadIdx = saved_t;

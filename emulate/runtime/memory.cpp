@@ -27,7 +27,9 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string_view>
 
+#include "counters.h"
 #include "internal.h"
 #include "runner.h"
 
@@ -377,6 +379,23 @@ void check_access(uintptr_t addr, size_t size, Access kind) {
   if (device_code) out_of_bounds(std::string(verb(kind)) + " at " + hex(addr) + ", in no buffer or allocation");
 }
 
+MemorySpace memory_space(uintptr_t addr, uintptr_t* var_start, size_t* var_bytes) {
+  const uintptr_t off = addr - g_lo;
+  if (off >= g_span) return MemorySpace::Other;
+  if (off < kArenaSpan || off >= kHeapOff) return MemorySpace::Global;
+  if (off >= kSharedOff + kSharedSpan) return MemorySpace::Other;
+  if (off < kDynamicOff) {
+    auto it = std::upper_bound(shared_vars.begin(), shared_vars.end(), addr,
+                               [](uintptr_t a, const SharedVar& v) { return a < v.start; });
+    if (it != shared_vars.begin()) {
+      --it;
+      *var_start = it->start;
+      *var_bytes = it->bytes;
+    }
+  }
+  return MemorySpace::Shared;
+}
+
 void reset_shared_for_launch(size_t bytes) {
   dynamic_bytes = bytes;
   if (dynamic_cells.size() < bytes) dynamic_cells.resize(bytes);
@@ -488,6 +507,10 @@ cudaError_t memcpy_checked(void* dst, const void* src, size_t bytes, cudaMemcpyK
       set_sticky(cudaErrorIllegalAddress, why);
       return cudaErrorIllegalAddress;
     }
+  // The host waits for a synchronous copy (cudaMemcpy2D's rows, each a copy here, are not counted).
+  if (counters::g_on && (std::string_view(what) == "cudaMemcpy" || std::string_view(what) == "cudaMemcpyToSymbol" ||
+                         std::string_view(what) == "cudaMemcpyFromSymbol"))
+    counters::host_sync();
   std::lock_guard gate(gate_mutex);
   const RangeOpen d(dst, bytes), s(src, bytes);
   if (!d.ok() || !s.ok()) return cudaErrorMemoryAllocation;
@@ -583,20 +606,28 @@ Ledger& ledger() { return hpcjudge_emu::ledger; }
 // which the address sanitizer's instrumentation, deduplicating, does not give).
 using hpcjudge_emu::Access;
 using hpcjudge_emu::check_access;
+// Checked, then counted where the call counts (counters.h), by the instruction that made the access.
+#define HPCJUDGE_CHECK_COUNT(a, n, kind)                                                                 \
+  do {                                                                                                   \
+    check_access(reinterpret_cast<uintptr_t>(a), n, kind);                                               \
+    if (__builtin_expect(hpcjudge_emu::counters::g_on, false))                                           \
+      hpcjudge_emu::counters::access(reinterpret_cast<uintptr_t>(a), n, kind,                            \
+                                     reinterpret_cast<uintptr_t>(__builtin_return_address(0)));          \
+  } while (false)
 extern "C" {
-#define HPCJUDGE_HOOK(n)                                                                               \
-  void __tsan_read##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read); }     \
-  void __tsan_write##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write); }   \
-  void __tsan_unaligned_read##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read); } \
-  void __tsan_unaligned_write##n(void* a) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write); }
+#define HPCJUDGE_HOOK(n)                                                                     \
+  void __tsan_read##n(void* a) { HPCJUDGE_CHECK_COUNT(a, n, Access::Read); }                \
+  void __tsan_write##n(void* a) { HPCJUDGE_CHECK_COUNT(a, n, Access::Write); }              \
+  void __tsan_unaligned_read##n(void* a) { HPCJUDGE_CHECK_COUNT(a, n, Access::Read); }      \
+  void __tsan_unaligned_write##n(void* a) { HPCJUDGE_CHECK_COUNT(a, n, Access::Write); }
 HPCJUDGE_HOOK(1)
 HPCJUDGE_HOOK(2)
 HPCJUDGE_HOOK(4)
 HPCJUDGE_HOOK(8)
 HPCJUDGE_HOOK(16)
 #undef HPCJUDGE_HOOK
-void __tsan_read_range(void* a, size_t n) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Read); }
-void __tsan_write_range(void* a, size_t n) { check_access(reinterpret_cast<uintptr_t>(a), n, Access::Write); }
+void __tsan_read_range(void* a, size_t n) { HPCJUDGE_CHECK_COUNT(a, n, Access::Read); }
+void __tsan_write_range(void* a, size_t n) { HPCJUDGE_CHECK_COUNT(a, n, Access::Write); }
 void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
 void __tsan_func_entry(void*) {}

@@ -39,6 +39,33 @@ struct CallEnd {
 void begin_call(size_t device_memory_limit);
 CallEnd end_call();
 
+// What the kernels of a call did to the memory system (emulate/runtime/counters.h; the same figures, by the same
+// names, as protocol/emulation_counts.h, which the runner fills from these).
+struct LineCounts {
+  std::string file;  // the submission's source file as compiled (its base name)
+  int line = 0;
+  uint64_t global_requests = 0, sectors = 0, bytes_requested = 0, shared_requests = 0, wavefronts = 0;
+};
+struct KernelCounts {
+  std::string name;
+  uint64_t launches = 0;
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  uint64_t dynamic_shared_bytes = 0, static_shared_bytes = 0, threads = 0;
+  uint64_t global_requests = 0, sectors = 0, bytes_requested = 0, distinct_sectors = 0;
+  uint64_t shared_requests = 0, wavefronts = 0, max_degree = 0;
+  uint64_t warp_instructions = 0, active_lanes = 0, barriers = 0;
+  uint64_t atomics = 0, max_same_address = 0;
+  std::vector<LineCounts> lines;
+};
+struct Counts {
+  uint64_t launches = 0, host_syncs = 0;
+  std::vector<KernelCounts> kernels;
+};
+// Counting on for the calls that follow (off: nothing counted, the default); what was counted is kept until
+// take_counts(), which resolves each instruction to the submission's file and line.
+void count_accesses(bool on);
+Counts take_counts();
+
 }  // namespace hpcjudge_emu::runner
 
 namespace hpcjudge_emu {

@@ -4,6 +4,7 @@
 // (their epochs), as __syncwarp does.
 #include <algorithm>
 
+#include "counters.h"
 #include "internal.h"
 
 namespace hpcjudge_emu {
@@ -40,6 +41,7 @@ unsigned existing_lanes(unsigned w) {
 
 void complete(unsigned warp, unsigned lanes, const Thread& caller) {
   Block& b = g_block;
+  if (counters::g_on) counters::warp_collective(lanes);
   Thread* l[32] = {};
   uint16_t epoch = 0;
   for (unsigned i = 0; i < 32; ++i)

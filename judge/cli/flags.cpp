@@ -1,5 +1,7 @@
 #include "judge/cli/flags.h"
 
+#include "judge/estimate/gpu_model.h"
+
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -65,6 +67,12 @@ void GradingFlags::add_to(CLI::App& app, bool per_file) {
                                "with race, barrier and bounds checks; no timing); the default without a usable GPU");
   app.add_flag("--no-emulate", emulate_off, "GPU problems: never emulate (SKIP where there is no usable GPU)")
       ->excludes(emulate);
+  app.add_option("--model", opt.gpu_model,
+                 "under CPU emulation: the GPU whose time and score are estimated (" + gpu_model_names() +
+                     "; default " + kDefaultGpuModel + "): an estimate beside the verdict, never the score")
+      ->check([](const std::string& m) {
+        return find_gpu_model(m) ? std::string() : "no GPU model '" + m + "' (the models: " + gpu_model_names() + ")";
+      });
   app.add_flag("--sandbox", opt.sandbox,
                "run the submission under bubblewrap: no network, read-only files but a private /tmp");
   app.add_flag("--no-side-by-side", no_side_by_side,

@@ -10,6 +10,7 @@
 #include "settings/settings.h"
 #include "judge/cli/commands.h"
 #include "judge/cli/usage.h"
+#include "judge/estimate/estimate.h"
 #include "judge/files.h"
 #include "judge/grading/compile.h"
 #include "judge/isolation/process.h"
@@ -180,11 +181,69 @@ int profile_case(const Problem& p, const fs::path& src, const Paths& paths, cons
   return 0;
 }
 
+// A GPU problem profiled without a GPU: under CPU emulation where it is asked for (--emulate), or where no
+// usable GPU is here and the emulator is built (as a grade would emulate).
+bool profile_emulated(const Paths& paths, const GradeOptions& opt) {
+  if (opt.emulation == Emulation::On) return true;
+  if (opt.emulation == Emulation::Off || !emulator_built()) return false;
+  return nvcc_path().empty() || !probe_gpu(paths, opt.device).usable();
+}
+
+// Every kernel's lines of the estimate, the worst `n` by `key` ("wasted_bytes" or "conflicts"), as printed lines.
+std::vector<std::string> worst_lines(const nlohmann::json& estimate, const char* key, size_t n) {
+  std::vector<std::pair<double, std::string>> all;
+  for (const auto& k : estimate.value("kernels", nlohmann::json::array()))
+    for (const auto& l : k.value("lines", nlohmann::json::array()))
+      if (l.value(key, 0.0) > 0) {
+        char buf[400];
+        std::snprintf(buf, sizeof buf, "    %s:%d (%s)  %.4g %s", terminal_text(l.value("file", std::string())).c_str(),
+                      l.value("line", 0), terminal_safe(k.value("name", std::string())).c_str(), l.value(key, 0.0),
+                      std::string(key) == "conflicts" ? "conflict cycles" : "bytes wasted");
+        all.push_back({l.value(key, 0.0), buf});
+      }
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < all.size() && i < n; ++i) out.push_back(all[i].second);
+  return out;
+}
+
+// The emulated figures: the functional tests under emulation, counted on the largest emulable one, and the
+// estimate's figures per kernel, then the lines that waste the most bytes and conflict the most.
+int profile_without_gpu(const Problem& p, const fs::path& src, const Paths& paths, const std::string& case_asked,
+                        GradeOptions opt) {
+  opt.emulation = Emulation::On;
+  opt.bench = opt.score = true;  // the estimate is made where a measured grade would time
+  if (!case_asked.empty())
+    std::printf("--case %s: without a GPU the estimate models the largest performance case\n", case_asked.c_str());
+  std::printf("profiling %s under CPU emulation (no usable GPU here): the emulator's counts, and the time they "
+              "give on a modelled GPU\n", p.info().slug.c_str());
+  HumanPrinter printer(p, Style::detect(stdout));
+  const Report r = grade(p, src, opt, paths, printer);
+  if (r.verdict != Verdict::AC || !r.estimate.is_object()) {
+    std::printf("verdict %s: %s\n", verdict_name(r.verdict), terminal_text(r.message).c_str());
+    return 1;
+  }
+  std::printf("\nemulated profile (counts from test %s, scaled to %s; times are the model's, not measured)\n",
+              terminal_text(r.estimate.value("emulated_case", std::string())).c_str(),
+              terminal_text(r.estimate.value("modelled_case", std::string())).c_str());
+  for (const std::string& line : estimate_lines(r.estimate, 0)) std::printf("%s\n", line.c_str());
+  const std::pair<const char*, const char*> lists[] = {{"wasted_bytes", "lines by bytes moved but not asked for"},
+                                                       {"conflicts", "lines by shared-memory bank conflicts"}};
+  for (const auto& [key, title] : lists) {
+    const std::vector<std::string> lines = worst_lines(r.estimate, key, 5);
+    std::printf("  top %s:%s\n", title, lines.empty() ? " none" : "");
+    for (const std::string& l : lines) std::printf("%s\n", l.c_str());
+  }
+  return 0;
+}
+
 int profile(const Paths& paths, const std::string& slug, const std::string& file, const std::string& case_asked,
             GradeOptions opt) {
   const Problem& p = find_problem(slug);
   const fs::path src = file.empty() ? default_solution(p, paths) : fs::path(file);
   check_source(p, src, {});
+  if (p.info().kind == Kind::GPU && profile_emulated(paths, opt))
+    return profile_without_gpu(p, src, paths, case_asked, opt);
   const MachineInfo machine = probe_machine(opt.threads);
   const std::string case_name = profiled_case(p, case_asked, machine);
   const ProfileFolder folder;

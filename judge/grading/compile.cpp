@@ -43,7 +43,8 @@ std::vector<std::string> compile_command(const Problem& p, const Paths& paths, c
     // libraries named one by one, libtsan left out; the emulator defines the callbacks);
     // floats contracted into FMAs as nvcc does.
     const fs::path inc = emulator_include(paths), lib = emulator_library_dir(paths);
-    argv = {"g++", "-std=c++20", "-O2", "-march=native", "-ffp-contract=fast", "-fPIC", "-shared",
+    // Line tables (-g1) name the source line of each counted access (emulate/runtime/source_lines.h).
+    argv = {"g++", "-std=c++20", "-O2", "-g1", "-march=native", "-ffp-contract=fast", "-fPIC", "-shared",
             "-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0", "-DHPCJUDGE_SUBMISSION",
             "-I" + inc.string(), "-include", (inc / "hpcjudge_emulate.h").string(), "-include", header.string(),
             "-x", "c++", src.string(), "-x", "none", "-nodefaultlibs", "-L" + lib.string(), "-lhpcjudge-emulate",

@@ -13,6 +13,8 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include "judge/estimate/estimate_case.h"
+#include "judge/estimate/grade_estimate.h"
 #include "judge/machine/calibration.h"
 #include "judge/machine/cpu_activity.h"
 #include "judge/grading/compile.h"
@@ -53,9 +55,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One functional test: inputs of input set `set`, the call, every check.
+// One functional test: inputs of input set `set`, the call, every check; where `counted` is given, the emulator
+// counts the call's accesses into it (the estimate's input: judge/estimate/).
 TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
-                    const Paths& paths, Session& s, bool emulated) {
+                    const Paths& paths, Session& s, bool emulated,
+                    std::optional<protocol::EmulationCounts>* counted = nullptr) {
   Stopwatch step;
   LaidCase l = lay_out(p, c, s, {.seed = opt.seed, .inputs_cache = paths.cache});
   const double laid = step.lap();
@@ -66,7 +70,9 @@ TestResult run_test(const Problem& p, const Case& c, const std::string& name, ui
   const double referenced = step.lap();
   prepare(l, s.image());
   const double limit = test_call_limit_s(p.info(), emulated);
-  const CallOutcome o = s.call(l.sig, l.layout, {.timeout_s = limit, .device_memory_limit = l.device_memory_limit});
+  const CallOutcome o = s.call(l.sig, l.layout, {.timeout_s = limit, .device_memory_limit = l.device_memory_limit,
+                                                 .count_accesses = counted != nullptr});
+  if (counted) *counted = o.emulation_counts;
   const double called = step.lap();
   Checked ck = judge_call(p, c, l, {&expected}, o, s.image(), s.result());
   if (s.alive() && after_call_counts(ck, false))
@@ -98,8 +104,10 @@ std::string too_large_to_emulate(const Problem& p, const Case& c) {
   return "";
 }
 
+// The functional tests; the emulator counts the first call of test `counted_test` (an emulated grade's estimate).
 void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Session& s, Report& r,
-               Listener& listener) {
+               Listener& listener, const std::string& counted_test,
+               std::optional<protocol::EmulationCounts>& counts) {
   std::vector<Case> cases;
   for (const Case& c : p.tests()) {
     const std::string why = r.emulated ? too_large_to_emulate(p, c) : "";
@@ -120,7 +128,9 @@ void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Se
   }
   double spent = 0;  // solve() time over the tests so far
   for (size_t i = 0; i < cases.size(); ++i) {
-    const TestResult t = run_test(p, cases[i], runs[i].first, runs[i].second, opt, paths, s, r.emulated);
+    const bool count = runs[i].second == 0 && runs[i].first == counted_test;
+    const TestResult t =
+        run_test(p, cases[i], runs[i].first, runs[i].second, opt, paths, s, r.emulated, count ? &counts : nullptr);
     r.tests.push_back(t);
     listener.test_done(t);
     if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + t.name, t.message);
@@ -310,6 +320,7 @@ class Grader {
   void end_timing(Session& timed, std::unique_ptr<Rivals>& rivals, const std::optional<CpuSnapshot>& cpu_before);
   void record_outputs(const Session& s, const std::string& extra_output, size_t extra_output_bytes);
   void score();
+  void estimate();
 
   const Problem& p_;
   const fs::path& src_;
@@ -331,6 +342,9 @@ class Grader {
   std::optional<SharedArena> common_;
   std::optional<SessionOptions> session_options_;
   std::optional<EarlyRunners> early_;
+  // An emulated, scored grade: the cases its estimate uses, and the submission's counts on the emulated one.
+  std::optional<EstimateCases> estimate_cases_;
+  std::optional<protocol::EmulationCounts> counts_;
 };
 
 Report Grader::run() {
@@ -506,7 +520,10 @@ void Grader::run_functional_tests(Session& s) {
       return race_check(p_, lib_, opt_, paths_, threads);
     });
   }
-  if (tests_) run_tests(p_, opt_, paths_, s, r_, listener_);
+  // An emulated grade estimates the GPU where a measured one would time it (not under --no-bench).
+  if (t_.emulate && opt_.bench && opt_.score) estimate_cases_ = estimate_cases(p_);
+  if (tests_)
+    run_tests(p_, opt_, paths_, s, r_, listener_, estimate_cases_ ? estimate_cases_->emulated.name : "", counts_);
   wall_["tests"] = phase_.lap();
   // A race is RE, worse than the WA it may also cause: it counts then too (the wait for the tools, past the
   // tests, is wall_s.sanitizers).
@@ -614,6 +631,15 @@ void Grader::score() {
   if (t_.emulate && r_.verdict == Verdict::AC)
     r_.score.note = "CPU emulation: correctness points only; the performance score needs a GPU (emulated code is "
                     "not timed: its speed says nothing of the GPU's)";
+  estimate();
+}
+
+// An emulated grade's estimate of the GPU's time and score (judge/estimate/), for an AC submission: never its score.
+void Grader::estimate() {
+  if (!estimate_cases_ || r_.verdict != Verdict::AC) return;
+  r_.estimate = estimate_grade(p_, paths_, opt_, *session_options_, r_.machine.fingerprint(), *estimate_cases_,
+                               counts_, listener_);
+  wall_["estimate"] = phase_.lap();
 }
 
 }  // namespace

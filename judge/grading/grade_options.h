@@ -58,6 +58,8 @@ struct GradeOptions {
   bool device_time = false;
   // A batch's participant: the report names it and the time of grading.
   std::string participant;
+  // --model: the GPU an emulated grade's estimate models (judge/estimate/gpu_model.h names them).
+  std::string gpu_model = "h100-sxm";
 };
 
 class Listener {

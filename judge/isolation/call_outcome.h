@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "protocol/emulation_counts.h"
+
 namespace hpcjudge {
 
 struct CallOutcome {
@@ -28,6 +30,9 @@ struct CallOutcome {
   int64_t ret = 0;              // solve()'s return value, for problems whose solve returns one
   std::optional<size_t> device_peak_bytes;  // GPU: the most device memory the submission held
   std::optional<size_t> device_held_bytes;  // CPU emulation: what it left allocated after the call
+  // CPU emulation with CallOptions::count_accesses: what the emulator counted (the runner's word: an estimate's
+  // input only, never a verdict's).
+  std::optional<protocol::EmulationCounts> emulation_counts;
   std::string message;
   // The runner ended before the submission's library was asked for (no code of the submission's had run in it):
   // the set-up's fault (a wrapper that could not start, a path it could not reach), the judge's verdict JE.

@@ -1025,6 +1025,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   q.args = args;
   q.device_memory_limit = opt.device_memory_limit;
   q.device_time = opt.device_time && !opt.setup;  // measured only where the runner's memory is on a device
+  q.count_accesses = opt.count_accesses && !opt.setup;
   const Exchange x = exchange(q, opt.timeout_s, opt.setup ? "setup()" : "solve()", o);
   quiet.reset();
   if (!x.reply) return o;
@@ -1040,6 +1041,7 @@ CallOutcome Session::call(const Signature& sig, const ArenaLayout& layout, const
   o.ret = x.reply->ret;
   o.device_peak_bytes = x.reply->device_peak_bytes;
   o.device_held_bytes = x.reply->device_held_bytes;
+  if (q.count_accesses) o.emulation_counts = x.reply->emulation_counts;
   if (o.status != CallOutcome::Ok) return o;
   // The buffers as they are now, read by the judge.
   if (device_) {

@@ -109,6 +109,9 @@ struct CallOptions {
   // GPU: the runner measures the call's device time too (CallOutcome::device_seconds). `judge bench` only,
   // which times the judge's own references: a submission's word is never part of its score.
   bool device_time = false;
+  // CPU emulation: the emulator counts the call's memory requests, conflicts and lanes (CallOutcome::
+  // emulation_counts), the estimate's input (judge/estimate/); off, it counts nothing.
+  bool count_accesses = false;
   // GPU side by side on a device: this call's buffers copied on the device from `stage` (the run's image,
   // uploaded once: Session::stage_image()) right before the call, the runner's device work locked anew first,
   // so that every side's lock spans the same steps, its own copy and the flush, and none spans another side's

@@ -8,6 +8,7 @@
 
 #include "sdk/problem.h"
 #include "sdk/text.h"
+#include "judge/estimate/estimate.h"
 #include "judge/timing/score.h"
 #include "judge/reports/text.h"
 #include "settings/settings.h"
@@ -269,6 +270,10 @@ void print_why(const Report& r, const Style& style, bool verbose) {
   if (!r.score.noise.empty())
     std::printf("  the score is uncertain by more than %.0f points (%s); judge again on a quiet machine\n", kNoisyPoints,
                 r.score.noise.c_str());
+  // An emulated grade's estimate of the GPU (judge/estimate/): beside the verdict, never the score.
+  const std::vector<std::string> estimate = estimate_lines(r.estimate);
+  for (size_t i = 0; i < estimate.size(); ++i)
+    std::printf("%s\n", i == 0 ? estimate[i].c_str() : style.dim(estimate[i]).c_str());
 }
 
 }  // namespace

@@ -138,6 +138,7 @@ nlohmann::json Report::to_json() const {
   if (emulated) {
     j["emulated"] = true;
     j["emulation"] = emulation_json(emulation_skipped);
+    if (!estimate.is_null()) j["emulation"]["estimate"] = estimate;
   }
   j["output"] = {{"text", output}, {"bytes", output_bytes}, {"truncated", output_bytes > output.size()}};
   if (!graded_from.empty()) j["graded_from"] = graded_from.to_json();

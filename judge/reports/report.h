@@ -128,6 +128,9 @@ struct Report {
   // GPU problems run on the CPU (judge --emulate): the tests left out for their size, with the reason.
   bool emulated = false;
   std::vector<std::pair<std::string, std::string>> emulation_skipped;
+  // An emulated grade's estimate of the GPU's time and score (judge/estimate/estimate.h, Estimate::to_json), or
+  // null: the JSON's `emulation.estimate`, never part of `score`.
+  nlohmann::json estimate;
   std::string output;  // what the submission printed (first 64 KiB)
   size_t output_bytes = 0;
   // What it was graded from (judge/reports/record.h), and the file's absolute path:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # judge profile: a CPU problem's performance case under perf stat (where perf is
 # installed) ends in a summary with the problem's speed-of-light line and keeps perf's
-# counts under .hpcjudge/profiles/; a GPU problem where there is no GPU, and a case
-# that does not exist, are one line and exit status 2. Runs on a copy of problems/.
+# counts under .hpcjudge/profiles/; a GPU problem under CPU emulation prints the emulated figures; a case
+# that does not exist is one line and exit status 2. Runs on a copy of problems/.
 #   profile.sh JUDGE
 set -u
 judge=$(realpath "$1")
@@ -15,11 +15,18 @@ rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "no performance case 'no-such-case' in softmax-cpu (its cases: " "$work/err" ||
   fail "a bad --case: exit $rc, $(cat "$work/err")"
 
-if ! ls /dev/nvidia* >/dev/null 2>&1; then
-  "$judge" profile vector-add "$src/problems/vector-add/solutions/baseline.cu" >"$work/out" 2>"$work/err"
-  rc=$?
-  [ $rc = 2 ] && grep -q -e "no NVIDIA GPU or driver on this machine" -e "the judge was built without the CUDA toolkit" "$work/err" || fail "a GPU profile without a GPU: exit $rc, $(cat "$work/err")"
-fi
+# Without a GPU, a GPU problem's profile is the emulator's: the estimate's figures per kernel and the worst lines
+# (judge/estimate/); with --emulate the same on a GPU machine. A file whose loads waste sectors has its line named.
+"$judge" profile vector-add "$src/problems/vector-add/submissions/AC/float4-grid-stride.cu" --emulate >"$work/out" 2>"$work/err"
+rc=$?
+[ $rc = 0 ] || fail "an emulated GPU profile: exit $rc, $(tail -5 "$work/out" "$work/err")"
+grep -q "^profiling vector-add under CPU emulation" "$work/out" || fail "no emulated heading: $(head -3 "$work/out")"
+grep -q "^emulated profile (counts from test n[0-9]*, scaled to n100M; " "$work/out" || fail "no emulated profile: $(tail -8 "$work/out")"
+grep -q "^estimated score (no GPU; modelled H100 SXM): [0-9]* ± [0-9]*$" "$work/out" || fail "no estimated score: $(tail -8 "$work/out")"
+grep -q "^  kernel [a-z_0-9]*: [0-9.]* [mu]*s (.*-bound), coalescing [0-9]*%, [0-9.]* sectors/request" "$work/out" ||
+  fail "no kernel figures: $(tail -8 "$work/out")"
+grep -q "^  top lines by bytes moved but not asked for:" "$work/out" || fail "no worst lines: $(tail -8 "$work/out")"
+grep -q "^  top lines by shared-memory bank conflicts: none$" "$work/out" || fail "conflicts in vector-add: $(tail -8 "$work/out")"
 
 "$judge" profile softmax-cpu "$sub" >"$work/out" 2>"$work/err"
 rc=$?

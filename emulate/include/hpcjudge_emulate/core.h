@@ -161,6 +161,7 @@ namespace hpcjudge_emu {
 void device_properties(cudaDeviceProp* p);
 int device_attribute(cudaDeviceAttr a);
 cudaError_t api_error();  // the sticky error, if a kernel failed; else cudaSuccess
+cudaError_t host_sync();  // the host waits for the device (counted: emulate/runtime/counters.h): api_error()
 void device_reset();
 }  // namespace hpcjudge_emu
 
@@ -183,8 +184,8 @@ inline cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr a, int d) {
   *v = hpcjudge_emu::device_attribute(a);
   return cudaSuccess;
 }
-inline cudaError_t cudaDeviceSynchronize() { return hpcjudge_emu::api_error(); }
-inline cudaError_t cudaThreadSynchronize() { return hpcjudge_emu::api_error(); }
+inline cudaError_t cudaDeviceSynchronize() { return hpcjudge_emu::host_sync(); }
+inline cudaError_t cudaThreadSynchronize() { return hpcjudge_emu::host_sync(); }
 inline cudaError_t cudaDeviceReset() {
   hpcjudge_emu::device_reset();
   return cudaSuccess;
@@ -232,7 +233,7 @@ inline cudaError_t cudaStreamCreate(cudaStream_t* s) {
 inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
 inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) { return cudaStreamCreate(s); }
 inline cudaError_t cudaStreamDestroy(cudaStream_t s) { return hpcjudge_emu::stream_destroy(s); }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return hpcjudge_emu::api_error(); }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return hpcjudge_emu::host_sync(); }
 inline cudaError_t cudaStreamQuery(cudaStream_t) { return hpcjudge_emu::api_error(); }
 inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { return hpcjudge_emu::api_error(); }
 inline cudaError_t cudaEventCreate(cudaEvent_t* e) {
@@ -242,7 +243,7 @@ inline cudaError_t cudaEventCreate(cudaEvent_t* e) {
 inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
 inline cudaError_t cudaEventDestroy(cudaEvent_t e) { return hpcjudge_emu::event_destroy(e); }
 inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = 0) { return hpcjudge_emu::event_record(e); }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return hpcjudge_emu::api_error(); }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return hpcjudge_emu::host_sync(); }
 inline cudaError_t cudaEventQuery(cudaEvent_t) { return hpcjudge_emu::api_error(); }
 inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   return hpcjudge_emu::event_elapsed(ms, a, b);

@@ -1,0 +1,21 @@
+// An emulated grade's estimate (estimate.h), put together: the submission's counts on the emulated case, the
+// fast reference's and the baseline's counted the same way in runners of their own, the times and the score.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "judge/estimate/estimate_case.h"
+#include "judge/grading/grade_options.h"
+#include "judge/isolation/session.h"
+#include "protocol/emulation_counts.h"
+
+namespace hpcjudge {
+
+// The report's `emulation.estimate` (Estimate::to_json): the model `opt.gpu_model`; references' runners with
+// `session`'s options. `counts`: the submission's, none where its call counted nothing.
+nlohmann::json estimate_grade(const Problem& p, const Paths& paths, const GradeOptions& opt,
+                              const SessionOptions& session, const std::string& machine_fingerprint,
+                              const EstimateCases& cases, const std::optional<protocol::EmulationCounts>& counts,
+                              Listener& listener);
+
+}  // namespace hpcjudge

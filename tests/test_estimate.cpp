@@ -1,0 +1,182 @@
+// The GPU estimate (judge/estimate/): the model's arithmetic on counts whose answer is known, the score's mapping,
+// and that an estimate stays out of every score (the report's, Gradescope's, JUnit's).
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include "judge/estimate/estimate.h"
+#include "judge/estimate/gpu_model.h"
+#include "judge/estimate/kernel_time.h"
+#include "judge/reports/course.h"
+#include "judge/reports/report.h"
+#include "sdk/problem.h"
+
+using namespace hpcjudge;
+using protocol::KernelCounts;
+
+namespace {
+
+const GpuModel& h100() { return *find_gpu_model("h100-sxm"); }
+
+// A kernel reading `bytes` of floats once, one float per lane, 256-thread blocks: `sectors_per_request` 4 is
+// coalesced (a warp's 128 bytes in 4 sectors), 32 is each lane in a sector of its own (a thread walking its
+// own chunk); each sector is read `sectors_per_request` / 4 times, so distinct sectors stay bytes / 32.
+KernelCounts streaming(double bytes, uint64_t sectors_per_request) {
+  KernelCounts k;
+  k.name = "stream";
+  k.launches = 1;
+  k.block[0] = 256;
+  k.threads = static_cast<uint64_t>(bytes / 4);
+  k.grid[0] = static_cast<uint32_t>(k.threads / 256);
+  k.global.requests = static_cast<uint64_t>(bytes / 128);
+  k.global.sectors = k.global.requests * sectors_per_request;
+  k.global.bytes_requested = static_cast<uint64_t>(bytes);
+  k.global.distinct_sectors = static_cast<uint64_t>(bytes / 32);
+  k.warp_instructions = k.global.requests;
+  k.active_lanes = 32 * k.warp_instructions;
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("the GPU models: three named, each with its rates", "[estimate]") {
+  REQUIRE(find_gpu_model(kDefaultGpuModel) == &gpu_models().front());
+  for (const char* name : {"h100-sxm", "h200", "rtx-4090"}) {
+    const GpuModel* m = find_gpu_model(name);
+    REQUIRE(m != nullptr);
+    CHECK(m->dram_bytes_per_s > 0);
+    CHECK(m->l2_bytes_per_s > m->dram_bytes_per_s);
+    CHECK(m->sms > 0);
+    CHECK(m->uncertainty_factor > 1);
+  }
+  CHECK(find_gpu_model("h100") == nullptr);
+  CHECK(gpu_model_names() == "h100-sxm, h200, rtx-4090");
+  // The H200 is the H100's SM with faster memory.
+  CHECK(find_gpu_model("h200")->dram_bytes_per_s > h100().dram_bytes_per_s);
+}
+
+TEST_CASE("a coalesced kernel moving N bytes takes about N over the H100's DRAM bandwidth", "[estimate]") {
+  const double n = 1e9;
+  const KernelEstimate e = estimate_kernel(streaming(n, 4), h100(), {});
+  CHECK(e.bound == "DRAM");
+  CHECK(e.coalescing == Catch::Approx(1));
+  CHECK(e.sectors_per_request == Catch::Approx(4));
+  CHECK(e.dram_bytes == Catch::Approx(n));
+  CHECK(e.utilisation == Catch::Approx(1));
+  // Between the datasheet's 3.35 TB/s and the measured copy's 3.03 TB/s, less 2%: one launch and the last wave.
+  CHECK(e.seconds >= n / 3.35e12);
+  CHECK(e.seconds <= 1.02 * n / 3.03e12);
+}
+
+TEST_CASE("an uncoalesced kernel (a thread walking its own chunk) takes at least 4 times the coalesced one", "[estimate]") {
+  const double n = 1e9;
+  const KernelEstimate coalesced = estimate_kernel(streaming(n, 4), h100(), {});
+  const KernelEstimate chunked = estimate_kernel(streaming(n, 32), h100(), {});
+  CHECK(chunked.coalescing <= 0.25);
+  CHECK(chunked.sectors_per_request == Catch::Approx(32));
+  CHECK(chunked.seconds >= 4 * coalesced.seconds);
+  // 1 GB is past L2's 50 MB: the sectors read again come from DRAM in proportion to what L2 cannot hold.
+  CHECK(chunked.bound == "DRAM");
+  CHECK(chunked.dram_bytes == Catch::Approx(n + 7 * n * (1 - 50e6 / n)));
+  // Within L2's capacity they come from L2: DRAM moves the distinct bytes once.
+  const KernelEstimate small = estimate_kernel(streaming(1e7, 32), h100(), {});
+  CHECK(small.dram_bytes == Catch::Approx(1e7));
+  CHECK(small.bound == "L2");
+}
+
+TEST_CASE("bank conflicts cost shared-memory wavefronts; a broadcast or padded tile none", "[estimate]") {
+  KernelCounts k = streaming(1e6, 4);
+  k.shared.requests = 1'000'000'000;
+  k.shared.wavefronts = k.shared.requests;
+  k.shared.max_degree = 1;
+  const KernelEstimate padded = estimate_kernel(k, h100(), {});
+  k.shared.wavefronts = 32 * k.shared.requests;
+  k.shared.max_degree = 32;
+  const KernelEstimate conflicting = estimate_kernel(k, h100(), {});
+  CHECK(padded.bank_conflict_degree == Catch::Approx(1));
+  CHECK(conflicting.bank_conflict_degree == Catch::Approx(32));
+  CHECK(conflicting.bound == "shared memory");
+  CHECK(conflicting.shared_s == Catch::Approx(32 * padded.shared_s));
+  CHECK(conflicting.seconds >= 8 * padded.seconds);
+}
+
+TEST_CASE("a grid too small to fill the GPU is slower per byte; a launch costs its latency", "[estimate]") {
+  KernelCounts one_block = streaming(256 * 4, 4);  // one block of 256 threads
+  one_block.global.requests = one_block.global.sectors = 0;  // nothing moved: the launch alone
+  one_block.global.distinct_sectors = one_block.warp_instructions = 0;
+  CHECK(estimate_kernel(one_block, h100(), {}).seconds == Catch::Approx(h100().launch_s));
+  KernelCounts small = streaming(1e6, 4);
+  small.threads = 256;  // one block does all the work
+  const KernelEstimate e = estimate_kernel(small, h100(), {});
+  CHECK(e.utilisation == Catch::Approx(8.0 / (132 * kSaturatingWarps)));
+  CHECK(e.seconds > 100 * estimate_kernel(streaming(1e6, 4), h100(), {}).seconds - 100 * h100().launch_s);
+  // Shared memory per block limits the blocks an SM holds.
+  small.dynamic_shared_bytes = 100'000;
+  CHECK(estimate_kernel(small, h100(), {}).blocks_per_sm == 2);
+}
+
+TEST_CASE("scaling multiplies the work, not the launches and synchronisations", "[estimate]") {
+  protocol::EmulationCounts c;
+  c.launches = 1;
+  c.host_syncs = 1;
+  c.kernels.push_back(streaming(10 * 132 * 8 * 256 * 4, 4));  // 10 whole waves of 8 blocks per SM: no tail
+  const CallEstimate one = estimate_call(c, h100(), {}, 0);
+  const CallEstimate ten = estimate_call(c, h100(), {.work = 10, .traffic = 10}, 0);
+  const double fixed = h100().launch_s + h100().host_sync_s + h100().call_overhead_s;
+  CHECK(ten.seconds - fixed == Catch::Approx(10 * (one.seconds - fixed)).epsilon(0.02));
+  // The problem's FLOPs at the FP32 peak are a floor.
+  const CallEstimate flops = estimate_call(c, h100(), {}, 1e12);
+  CHECK(flops.seconds >= 1e12 / h100().fp32_flops_per_s);
+}
+
+TEST_CASE("the estimated score maps the ratio as the measured score does", "[estimate]") {
+  const Problem& p = *Registry::find("vector-add");
+  Estimate e;
+  e.gpu = &h100();
+  e.cases.modelled = p.benchmarks().back();
+  e.submission.seconds = 1e-3;
+  e.fast_s = 1e-3;
+  e.baseline_s = 8e-3;
+  estimate_score(p, e);
+  REQUIRE(e.score);
+  // The fast reference's own time: all the points, and the interval holds them.
+  CHECK(*e.score == Catch::Approx(p.info().points.total()));
+  CHECK(*e.score_lo <= p.info().points.total());
+  CHECK(*e.score_hi >= p.info().points.total());
+  // The model's factor of 2 over a span of 8: a third of the performance points either way.
+  CHECK(*e.score - *e.score_lo == Catch::Approx(p.info().points.performance / 3));
+  e.submission.seconds = 8e-3;
+  estimate_score(p, e);
+  CHECK(*e.score == Catch::Approx(p.info().points.correctness));
+  e.fast_s.reset();
+  e.score.reset();
+  estimate_score(p, e);
+  CHECK_FALSE(e.score);  // no reference's estimate: no score
+}
+
+TEST_CASE("an estimate never enters the report's score, Gradescope's or JUnit's", "[estimate]") {
+  const Problem& p = *Registry::find("vector-add");
+  Report r;
+  r.problem = "vector-add";
+  r.verdict = Verdict::AC;
+  r.emulated = true;
+  r.score.correctness = p.info().points.correctness;
+  r.score.max = p.info().points.total();
+  Estimate e;
+  e.gpu = &h100();
+  e.score = 97;
+  e.score_lo = 90;
+  e.score_hi = 100;
+  r.estimate = e.to_json();
+  const nlohmann::json j = r.to_json();
+  CHECK(j["emulation"]["estimate"]["score"] == 97);
+  CHECK(j["score"]["total"] == p.info().points.correctness);
+  CHECK(j["score"]["performance"] == 0);
+  const nlohmann::json gs = gradescope_results(p, j);
+  double sum = 0;
+  for (const auto& t : gs["tests"]) sum += t.value("score", 0.0);
+  CHECK(sum <= p.info().points.correctness);
+  CHECK(gs["score"] == p.info().points.correctness);
+  CHECK(gs.dump().find("estimate") == std::string::npos);
+  const JUnitSuite suite = junit_testsuite(p, j);
+  CHECK(junit_document("hpcjudge", {suite}).find("estimate") == std::string::npos);
+}
