@@ -7,7 +7,8 @@
 # the two order the same way, and the median |log2(estimate / measured)|, and the same over all files, written to
 # bench/results/estimate-<gpu>.md (commit it).
 #   tools/estimate-check.sh [SLUG...]     (default: every GPU problem; MODEL=h100-sxm|h200 overrides the model,
-#                                          chosen from nvidia-smi's name; OUT: the reports' folder)
+#                                          chosen from nvidia-smi's name; OUT: the reports' folder; JOBS: the
+#                                          emulated grades at once, default every CPU)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 judge=${HPCJUDGE_BUILD:-$PWD/build}/judge/hpcjudge
@@ -22,13 +23,24 @@ mkdir -p "$out"
 table=bench/results/estimate-$(echo "$gpu" | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-').md
 rows=$out/rows.tsv
 : >"$rows"
+files=()
 for slug in $slugs; do
   for f in problems/$slug/submissions/AC/*.cu problems/$slug/solutions/baseline.cu problems/$slug/solutions/fast.cu; do
-    [ -f "$f" ] || continue
-    name=$slug-$(basename "$(dirname "$f")")-$(basename "$f" .cu)
-    "$judge" "$slug" "$f" --emulate --model "$model" --json "$out/$name.emulated.json" >"$out/$name.emulated.txt" 2>&1
-    "$judge" "$slug" "$f" --json "$out/$name.measured.json" >"$out/$name.measured.txt" 2>&1
-    python3 - "$out/$name.emulated.json" "$out/$name.measured.json" "$slug" "$f" >>"$rows" <<'PY'
+    [ -f "$f" ] && files+=("$slug $f")
+  done
+done
+name_of() { echo "$1-$(basename "$(dirname "$2")")-$(basename "$2" .cu)"; }
+# The estimates first, JOBS at once (CPU emulation only: the GPU is idle), then the measured grades one at a time,
+# each alone on the machine as a grade is timed.
+export judge model out
+export -f name_of
+printf '%s\n' "${files[@]}" | xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c \
+  'n=$(name_of "$0" "$1"); "$judge" "$0" "$1" --emulate --model "$model" --json "$out/$n.emulated.json" >"$out/$n.emulated.txt" 2>&1'
+for entry in "${files[@]}"; do
+  read -r slug f <<<"$entry"
+  name=$(name_of "$slug" "$f")
+  "$judge" "$slug" "$f" --json "$out/$name.measured.json" >"$out/$name.measured.txt" 2>&1
+  python3 - "$out/$name.emulated.json" "$out/$name.measured.json" "$slug" "$f" >>"$rows" <<'PY'
 import json, sys
 try:
     e = json.load(open(sys.argv[1]))["emulation"]["estimate"]
@@ -39,8 +51,7 @@ try:
 except (OSError, ValueError, KeyError, StopIteration, TypeError) as x:
     print(f"{sys.argv[3]}: {sys.argv[4]} left out (no estimate or no measured case: {x!r})", file=sys.stderr)
 PY
-    tail -1 "$rows"
-  done
+  tail -1 "$rows"
 done
 python3 - "$rows" "$table" "$gpu" "$model" "$(git rev-parse --short HEAD)" <<'PY'
 import datetime, math, statistics, sys
