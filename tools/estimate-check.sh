@@ -53,7 +53,7 @@ except (OSError, ValueError, KeyError, StopIteration, TypeError) as x:
 PY
   tail -1 "$rows"
 done
-python3 - "$rows" "$table" "$gpu" "$model" "$(git rev-parse --short HEAD)" <<'PY'
+python3 - "$rows" "$table" "$gpu" "$model" "${ESTIMATE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo "a copy without git")}" <<'PY'
 import datetime, math, statistics, sys
 rows_file, table, gpu, model, commit = sys.argv[1:6]
 rows = [l.rstrip("\n").split("\t") for l in open(rows_file) if l.strip()]
