@@ -30,7 +30,7 @@ distro=$( (. "$os_release" 2>/dev/null && echo "${ID:-}") || true)
 
 required=(cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev libcpp-httplib-dev libsqlite3-dev libsodium-dev)
 recommended=(bubblewrap)
-test_pkgs=(libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils curl)
+test_pkgs=(libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils curl sqlite3)
 [ "$distro" = ubuntu ] || test_pkgs+=(chromium chromium-driver python3-selenium)
 want_tests=0
 [ "${1:-}" = --test ] && want_tests=1

@@ -34,8 +34,8 @@ printf 'ID=debian\nVERSION_ID="12"\nVERSION_CODENAME=bookworm\n' > "$work/debian
 printf 'ID=ubuntu\nVERSION_ID="24.04"\nVERSION_CODENAME=noble\n' > "$work/ubuntu"
 
 judging="cmake g++ make libcli11-dev nlohmann-json3-dev libopenblas-dev libcpp-httplib-dev libsqlite3-dev libsodium-dev"
-tests_debian="libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils curl chromium chromium-driver python3-selenium"
-tests_ubuntu="libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils curl"
+tests_debian="libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils curl sqlite3 chromium chromium-driver python3-selenium"
+tests_ubuntu="libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils curl sqlite3"
 # db PKG...: the stub's database; Catch2 at $CATCH2_VERSION (default a v3 from backports).
 db() { for p in "$@"; do if [ "$p" = libcatch2-dev ]; then echo "$p ${CATCH2_VERSION:-3.4.0-1~bpo12+1}"; else echo "$p 1.0"; fi; done; }
 
@@ -78,7 +78,7 @@ check "no backports without Catch2" is "$(ls "$work/apt/sources.list.d")" ""
 run "nothing installed, root, --test on Debian 12" debian 0 "" --test
 check "exit 0" is $status 0
 check "Catch2 from backports, with the rest" has "$apt" \
-  "install -y -qq --no-install-recommends $judging libcatch2-dev/bookworm-backports slurmctld slurmd slurm-client munge python3 libxml2-utils curl chromium"
+  "install -y -qq --no-install-recommends $judging libcatch2-dev/bookworm-backports slurmctld slurmd slurm-client munge python3 libxml2-utils curl sqlite3 chromium"
 check "bookworm-backports added to the sources" has "$(cat "$work/apt/sources.list.d/backports.list" 2>/dev/null)" \
   "deb http://deb.debian.org/debian bookworm-backports main"
 
@@ -86,7 +86,7 @@ run "only test packages missing, root, Debian 12" debian 0 "$judging bubblewrap"
 check "exit 0" is $status 0
 check "installs exactly the test packages" is "$apt" \
   "update -qq
-install -y -qq --no-install-recommends libcatch2-dev/bookworm-backports slurmctld slurmd slurm-client munge python3 libxml2-utils curl chromium chromium-driver python3-selenium"
+install -y -qq --no-install-recommends libcatch2-dev/bookworm-backports slurmctld slurmd slurm-client munge python3 libxml2-utils curl sqlite3 chromium chromium-driver python3-selenium"
 check "says so" has "$err" "installing: $tests_debian"
 
 run "only test packages missing, judging only" debian 0 "$judging bubblewrap"
@@ -94,7 +94,7 @@ check "exit 0, silent" is "$status|$err|$out" "0||"
 check "apt-get not called" is "$apt" ""
 
 CATCH2_VERSION=2.13.10-1 run "Catch2 v2 installed counts as missing" debian 0 \
-  "$judging bubblewrap libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils curl chromium chromium-driver python3-selenium" --test
+  "$judging bubblewrap libcatch2-dev slurmctld slurmd slurm-client munge python3 libxml2-utils curl sqlite3 chromium chromium-driver python3-selenium" --test
 check "installs Catch2 v3 from backports" is "$apt" \
   "update -qq
 install -y -qq --no-install-recommends libcatch2-dev/bookworm-backports"
@@ -104,7 +104,7 @@ check "exit 1" is $status 1
 check "apt-get not called" is "$apt" ""
 check "names what is missing" has "$err" "hpcjudge needs: $judging $tests_debian"
 check "gives the one command, backports included" has "$err" \
-  "run as root:  echo 'deb http://deb.debian.org/debian bookworm-backports main' > $work/apt/sources.list.d/backports.list && apt-get update && apt-get install -y $judging libcatch2-dev/bookworm-backports slurmctld slurmd slurm-client munge python3 libxml2-utils curl chromium"
+  "run as root:  echo 'deb http://deb.debian.org/debian bookworm-backports main' > $work/apt/sources.list.d/backports.list && apt-get update && apt-get install -y $judging libcatch2-dev/bookworm-backports slurmctld slurmd slurm-client munge python3 libxml2-utils curl sqlite3 chromium"
 check "mentions bubblewrap as recommended" has "$err" "recommended: bubblewrap"
 check "nothing on stdout" is "$out" ""
 
