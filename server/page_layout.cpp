@@ -5,6 +5,7 @@
 #include <httplib.h>
 
 #include "judge/reports/text.h"
+#include "server/tokens.h"
 
 namespace hpcjudge::server {
 namespace {
@@ -32,13 +33,6 @@ form.inline { display: inline; } section { margin-bottom: 1.2em; }
 input, select, button { font: inherit; }
 )";
 
-std::string base64(const unsigned char* bytes, size_t n) {
-  std::string out(sodium_base64_encoded_len(n, sodium_base64_VARIANT_ORIGINAL), '\0');
-  sodium_bin2base64(out.data(), out.size(), bytes, n, sodium_base64_VARIANT_ORIGINAL);
-  out.resize(out.find('\0'));
-  return out;
-}
-
 // " 'sha256-...'" for the content of every <tag ...>...</tag> element of the page.
 std::string element_hashes(const std::string& html, const std::string& tag) {
   std::string out, open = "<" + tag, close = "</" + tag + ">";
@@ -49,7 +43,7 @@ std::string element_hashes(const std::string& html, const std::string& tag) {
     if (end == std::string::npos) break;
     unsigned char digest[crypto_hash_sha256_BYTES];
     crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(html.data() + start + 1), end - start - 1);
-    out += " 'sha256-" + base64(digest, sizeof digest) + "'";
+    out += " 'sha256-" + base64(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest)) + "'";
     pos = end;
   }
   return out;

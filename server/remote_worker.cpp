@@ -1,7 +1,6 @@
 #include "server/remote_worker.h"
 
 #include <httplib.h>
-#include <sodium.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 #include <thread>
 
 #include "judge/reports/text.h"
+#include "server/tokens.h"
 
 namespace hpcjudge::server {
 
@@ -74,15 +74,10 @@ fs::path write_job_file(const json& job, const fs::path& folder) {
   if (!std::regex_match(slug, std::regex("[a-z0-9][a-z0-9-]{0,63}")) || !std::regex_match(ext, std::regex(R"(\.[A-Za-z]{1,8})")))
     throw std::invalid_argument("the server sent a job named '" + slug + ext + "'");
   const fs::path file = folder / (slug + ext);
-  const std::string b64 = job.at("source_base64");
-  std::string bytes(b64.size() / 4 * 3 + 3, '\0');
-  size_t n = 0;
-  if (sodium_base642bin(reinterpret_cast<unsigned char*>(bytes.data()), bytes.size(), b64.data(), b64.size(), nullptr,
-                        &n, nullptr, sodium_base64_VARIANT_ORIGINAL) != 0)
-    throw std::invalid_argument("the server sent a job whose file is not base64");
-  bytes.resize(n);
+  const std::optional<std::string> bytes = from_base64(job.at("source_base64").get<std::string>());
+  if (!bytes) throw std::invalid_argument("the server sent a job whose file is not base64");
   std::ofstream out(file, std::ios::binary);
-  out << bytes;
+  out << *bytes;
   out.close();
   if (!out) throw std::runtime_error("cannot write " + file.string());
   return file;

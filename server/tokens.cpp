@@ -45,4 +45,22 @@ bool same_hash(const std::string& a, const std::string& b) {
   return a.size() == b.size() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
+std::string base64(std::string_view bytes) {
+  std::string out(sodium_base64_encoded_len(bytes.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
+                    sodium_base64_VARIANT_ORIGINAL);
+  out.resize(out.size() - 1);  // the terminating NUL
+  return out;
+}
+
+std::optional<std::string> from_base64(std::string_view text) {
+  std::string bytes(text.size() / 4 * 3 + 3, '\0');
+  size_t n = 0;
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(bytes.data()), bytes.size(), text.data(), text.size(),
+                        nullptr, &n, nullptr, sodium_base64_VARIANT_ORIGINAL) != 0)
+    return std::nullopt;
+  bytes.resize(n);
+  return bytes;
+}
+
 }  // namespace hpcjudge::server

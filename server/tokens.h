@@ -2,7 +2,9 @@
 // characters); the server keeps only its BLAKE2b-256 hash (hex), looked up by that hash and compared in constant
 // time, so a copy of the database signs no one in.
 #pragma once
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace hpcjudge::server {
 
@@ -20,5 +22,10 @@ bool same_hash(const std::string& a, const std::string& b);
 
 // 32 random bytes as URL-safe base64 (43 characters): a key for CSRF tokens, session cookies and the like.
 std::string random_secret();
+
+// Bytes as standard base64 with padding (a CSP hash, a file sent over JSON), and back: nullopt where `text` is not
+// base64. Any bytes go through unchanged, valid UTF-8 or not.
+std::string base64(std::string_view bytes);
+std::optional<std::string> from_base64(std::string_view text);
 
 }  // namespace hpcjudge::server

@@ -1,7 +1,6 @@
 #include "server/worker_api.h"
 
 #include <httplib.h>
-#include <sodium.h>
 
 #include <chrono>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include "sdk/problem.h"
 #include "server/auth.h"
 #include "server/context.h"
+#include "server/tokens.h"
 
 namespace hpcjudge::server {
 
@@ -96,12 +96,7 @@ std::optional<json> job_json(Context& ctx, const Submission& s) {
     j["seed_secret"] = std::to_string(*ctx.opt.secret_seed);
   }
   // The file's bytes as they are (base64): a source need not be valid UTF-8, which JSON text would have replaced.
-  const std::string bytes = read_source(s.source);
-  std::string b64(sodium_base64_encoded_len(bytes.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
-  sodium_bin2base64(b64.data(), b64.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
-                    sodium_base64_VARIANT_ORIGINAL);
-  b64.resize(b64.size() - 1);  // the terminating NUL
-  j["source_base64"] = b64;
+  j["source_base64"] = base64(read_source(s.source));
   return j;
 }
 
