@@ -53,6 +53,12 @@ inline constexpr Variable kTrace{"HPCJUDGE_TRACE", "",
                                  "set (any value): lines on stderr saying where the judge's and the runner's time "
                                  "goes; the runner's GPU calls are timed with device events too",
                                  Effect::Grade};
+inline constexpr Variable kMemoryLimit{"HPCJUDGE_MEMORY_LIMIT", "",
+                                       "a runner's host memory limit in MiB (its resident memory and its files in "
+                                       "TMPDIR, /tmp and /dev/shm), below the problem's own (twice its largest case "
+                                       "plus 4 GiB) on a grader with less to spare; refused below what the graded "
+                                       "cases need (judge/verdicts/memory_limit.h)",
+                                       Effect::Grade};
 inline constexpr Variable kNoColor{"NO_COLOR", "", "set (any value): the human report without colour", Effect::None};
 inline constexpr Variable kPath{"PATH", "", "where bwrap, sbatch, compute-sanitizer, ncu and perf are looked for",
                                 Effect::None};
@@ -95,7 +101,7 @@ inline constexpr Variable kProfileRange{"HPCJUDGE_PROFILE_RANGE", "",
 
 // The registry, in the order above.
 inline constexpr const Variable* kAll[] = {&kRoot,          &kCache,        &kXdgCacheHome,
-                                           &kHome,          &kSecretSeed,   &kTrace,
+                                           &kHome,          &kSecretSeed,   &kTrace,        &kMemoryLimit,
                                            &kNoColor,       &kPath,         &kUser,         &kToken,
                                            &kOmpWaitPolicy, &kOpenblasThreadTimeout, &kOpenblasCoretype,
                                            &kOmpProcBind,   &kOmpPlaces,    &kGompCpuAffinity,

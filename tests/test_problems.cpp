@@ -14,6 +14,7 @@
 #include "sdk/generators.h"
 #include "sdk/problem.h"
 #include "sdk/verify.h"
+#include "judge/verdicts/memory_limit.h"
 #include "problems/families/matmul/reference.h"
 #include "problems/families/softmax/reference.h"
 #include "host_case.h"
@@ -253,4 +254,26 @@ TEST_CASE("every case names a generator its problem knows, and each name gives i
       CHECK(inputs(*p, *c) != fell);
     }
   }
+}
+
+TEST_CASE("a grader's memory cap lowers the limit and is refused below what the graded cases need") {
+  REQUIRE(Registry::find("softmax-cpu"));
+  const Problem& p = *Registry::find("softmax-cpu");
+  const size_t own = host_memory_limit(p);
+  CHECK(host_memory_limit(p, 0) == own);
+  CHECK(host_memory_limit(p, size_t{1} << 30) == size_t{1} << 30);
+  CHECK(host_memory_limit(p, own * 2) == own);  // a cap never raises it
+  // The tests alone need less than the tests and the performance cases; both need the CPU runtime's 512 MiB.
+  const size_t tests = host_memory_need(p, false), all = host_memory_need(p, true);
+  CHECK(tests >= size_t{512} << 20);
+  CHECK(tests < all);
+  CHECK(all < own);
+  CHECK_FALSE(memory_cap_refused(p, 0, true));
+  CHECK_FALSE(memory_cap_refused(p, tests, false));
+  REQUIRE(memory_cap_refused(p, tests - 1, false));
+  CHECK(memory_cap_refused(p, tests - 1, false)->find("softmax-cpu's tests need") != std::string::npos);
+  CHECK(memory_cap_refused(p, tests, true));
+  // A GPU problem's runtime share is never cut.
+  for (const Problem* g : Registry::all())
+    if (g->info().kind == Kind::GPU) CHECK(host_memory_need(*g, true) == host_memory_limit(*g));
 }

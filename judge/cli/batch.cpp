@@ -9,6 +9,7 @@
 #include "judge/cli/commands.h"
 #include "judge/cli/usage.h"
 #include "judge/isolation/sandbox.h"
+#include "judge/verdicts/memory_limit.h"
 
 namespace hpcjudge::cli {
 
@@ -94,6 +95,10 @@ int judge_batch(int argc, char** argv, const Paths& paths, GradingFlags& flags) 
   flags.settle();
   if (b.out.empty()) b.out = "results";
   b.problems = problem_list(problems);
+  // A cap (HPCJUDGE_MEMORY_LIMIT) too low for a listed problem is refused here, not found by each child judge.
+  for (const std::string& slug : b.problems)
+    if (auto why = memory_cap_refused(find_problem(slug), flags.opt.memory_cap, flags.opt.bench))
+      throw UsageError(*why);
   b.bench = flags.opt.bench;
   b.emulate = !no_emulate;
   b.unisolated = flags.opt.unisolated;

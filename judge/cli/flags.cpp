@@ -18,6 +18,7 @@
 #include "judge/machine/gpu.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/reports/text.h"
+#include "settings/settings.h"
 
 namespace hpcjudge::cli {
 
@@ -44,6 +45,17 @@ uint64_t seed_of_text(const std::string& text) {
   return ec == std::errc() && end == text.data() + text.size()
              ? v
              : gen::fnv1a(std::as_bytes(std::span(text.data(), text.size())));
+}
+
+// HPCJUDGE_MEMORY_LIMIT: a whole number of MiB, at least 1; unset: none.
+size_t memory_cap_setting() {
+  const std::optional<std::string> v = settings::Settings::at_start().get(settings::kMemoryLimit);
+  if (!v || v->empty()) return 0;
+  size_t mib = 0;
+  const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), mib);
+  if (ec != std::errc{} || end != v->data() + v->size() || mib == 0 || mib > (SIZE_MAX >> 20))
+    throw UsageError("HPCJUDGE_MEMORY_LIMIT=" + *v + ": a whole number of MiB, at least 1");
+  return mib << 20;
 }
 
 }  // namespace
@@ -98,6 +110,7 @@ void GradingFlags::check_tools() const {
 
 void GradingFlags::settle() {
   opt.bench = !no_bench;
+  opt.memory_cap = memory_cap_setting();
   opt.side_by_side = !no_side_by_side;
   check_tools();
   opt.emulation = emulate_on ? Emulation::On : emulate_off ? Emulation::Off : Emulation::Auto;

@@ -11,6 +11,7 @@
 #include "judge/reports/course.h"
 #include "judge/reports/human.h"
 #include "judge/reports/progress_file.h"
+#include "judge/verdicts/memory_limit.h"
 
 namespace hpcjudge::cli {
 
@@ -47,6 +48,7 @@ void write_outputs(const Outputs& out, const Problem& p, const fs::path& src, co
 int grade_file(const Paths& paths, const std::string& slug, const std::string& file, const Outputs& out,
                const GradeOptions& opt, const HumanOptions& human) {
   const Problem& p = find_problem(slug);
+  if (auto why = memory_cap_refused(p, opt.memory_cap, opt.bench)) throw UsageError(*why);
   const fs::path src = file.empty() ? default_solution(p, paths) : fs::path(file);
   check_source(p, src, opt.folder);
   check_outputs(out);
@@ -75,6 +77,8 @@ int grade_file(const Paths& paths, const std::string& slug, const std::string& f
 }
 
 int grade_every_problem(const Paths& paths, const GradeOptions& opt) {
+  for (const Problem* p : Registry::all())
+    if (auto why = memory_cap_refused(*p, opt.memory_cap, opt.bench)) throw UsageError(*why);
   const Style style = Style::detect(stdout);
   int bad = 0;
   for (const Problem* p : Registry::all()) {

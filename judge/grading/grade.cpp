@@ -154,7 +154,7 @@ std::string sanitize(const Problem& p, const std::vector<Case>& tests, const fs:
                      const Paths& paths, int threads, const std::vector<std::string>& tool) {
   std::vector<std::string> wrapper =
       opt.sandbox ? sandbox_wrapper(paths, {.folder = lib.parent_path(), .gpu = true, .hidden = opt.hidden,
-                                            .tmp_bytes = host_memory_limit(p)})
+                                            .tmp_bytes = host_memory_limit(p, opt.memory_cap)})
                   : std::vector<std::string>{};
   wrapper.insert(wrapper.end(), {compute_sanitizer_path(), "--error-exitcode", "86", "--print-limit", "5"});
   wrapper.insert(wrapper.end(), tool.begin(), tool.end());
@@ -398,7 +398,7 @@ void Grader::prepare_runners() {
   std::vector<std::string> wrapper = opt_.runner_prefix;
   if (opt_.sandbox)
     for (auto& a : sandbox_wrapper(paths_, {.folder = lib_.parent_path(), .gpu = t_.gpu, .hidden = opt_.hidden,
-                                            .tmp_bytes = host_memory_limit(p_)}))
+                                            .tmp_bytes = host_memory_limit(p_, opt_.memory_cap)}))
       wrapper.push_back(std::move(a));
   if (t_.on_device() && t_.runnable()) awake_.emplace();
   if (t_.on_device() && t_.runnable()) spinners_.emplace();
@@ -411,7 +411,7 @@ void Grader::prepare_runners() {
                                     .threads = r_.machine.threads,
                                     .device = opt_.device,
                                     .wrapper = wrapper,
-                                    .memory_limit = host_memory_limit(p_),
+                                    .memory_limit = host_memory_limit(p_, opt_.memory_cap),
                                     .emulate = t_.emulate,
                                     .keep_awake = spinners_ ? &*spinners_ : nullptr,
                                     .flusher = &*flusher_,

@@ -58,6 +58,9 @@ struct GradeOptions {
   bool device_time = false;
   // A batch's participant: the report names it and the time of grading.
   std::string participant;
+  // HPCJUDGE_MEMORY_LIMIT, in bytes: the runners' host memory limit at most this (0: the problem's own;
+  // judge/verdicts/memory_limit.h).
+  size_t memory_cap = 0;
   // --model: the GPU an emulated grade's estimate models (judge/estimate/gpu_model.h names them).
   std::string gpu_model = "h100-sxm";
 };

@@ -11,12 +11,41 @@
 
 namespace hpcjudge {
 
-size_t host_memory_limit(const Problem& p) {
+namespace {
+
+constexpr size_t kMiB = size_t{1} << 20;
+constexpr size_t kRuntimeShare = size_t{4} << 30;  // the runtime, its threads and the cache flush
+constexpr size_t kCpuRuntimeNeed = 512 * kMiB;
+
+// The largest arena of the problem's tests, and of its performance cases where `benchmarks`.
+size_t largest_arena(const Problem& p, bool benchmarks) {
   size_t largest = 0;
   std::vector<Case> cases = p.tests();
-  for (const Case& c : p.benchmarks()) cases.push_back(c);
+  if (benchmarks)
+    for (const Case& c : p.benchmarks()) cases.push_back(c);
   for (const Case& c : cases) largest = std::max(largest, ArenaLayout::plan(p.signature(c).buffers).total);
-  return 2 * largest + (size_t{4} << 30);
+  return largest;
+}
+
+}  // namespace
+
+size_t host_memory_limit(const Problem& p, size_t cap) {
+  const size_t own = 2 * largest_arena(p, true) + kRuntimeShare;
+  return cap == 0 ? own : std::min(own, cap);
+}
+
+size_t host_memory_need(const Problem& p, bool benchmarks) {
+  return 2 * largest_arena(p, benchmarks) + (p.info().kind == Kind::GPU ? kRuntimeShare : kCpuRuntimeNeed);
+}
+
+std::optional<std::string> memory_cap_refused(const Problem& p, size_t cap, bool benchmarks) {
+  const size_t need = host_memory_need(p, benchmarks);
+  if (cap == 0 || cap >= need) return std::nullopt;
+  return "HPCJUDGE_MEMORY_LIMIT=" + std::to_string(cap / kMiB) + " MiB is below what " + p.info().slug + "'s " +
+         (benchmarks ? "tests and performance cases" : "tests") + " need (" + std::to_string((need + kMiB - 1) / kMiB) +
+         " MiB: the largest case's buffers twice over, plus " +
+         (p.info().kind == Kind::GPU ? "4 GiB for the CUDA runtime" : "512 MiB for the runtime") +
+         "): every file would get MLE";
 }
 
 CallOutcome::Status failed_reply_status(bool runner_refused_memory) {

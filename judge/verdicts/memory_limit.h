@@ -15,10 +15,21 @@
 namespace hpcjudge {
 
 // The host memory a submission's process may take: the arena of its largest
-// case twice over, plus 4 GiB for the runtime, its threads and the cache flush.
+// case twice over, plus 4 GiB for the runtime, its threads and the cache flush;
+// at most `cap` bytes where one is set (HPCJUDGE_MEMORY_LIMIT; 0: none).
 // The runner applies it to the address space of a CPU problem's process and to
 // the private writable memory of a GPU problem's (hpcjudge-runner --memory-limit).
-size_t host_memory_limit(const Problem& p);
+size_t host_memory_limit(const Problem& p, size_t cap = 0);
+
+// The least a cap may be for the cases a grade runs (the functional tests, and the performance cases where
+// `benchmarks`): their largest arena twice over, plus the runtime's share: 512 MiB for a CPU problem's process
+// (a runner of softmax-cpu's tests peaks at 65 MiB of address space on 2 cores), 4 GiB for a GPU problem's (what
+// the CUDA runtime needs under the data limit has not been measured below that, so a cap never cuts it).
+size_t host_memory_need(const Problem& p, bool benchmarks);
+
+// A cap (bytes; 0: none) below host_memory_need: why it is refused, before anything is graded (every honest
+// file would get MLE under it: the grader's setting, never a student's verdict), or none.
+std::optional<std::string> memory_cap_refused(const Problem& p, size_t cap, bool benchmarks);
 
 // A reply that is not ok: OutOfMemory where the runner refused memory (protocol::Reply::memory_limit), else Error.
 CallOutcome::Status failed_reply_status(bool runner_refused_memory);

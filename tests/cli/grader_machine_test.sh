@@ -52,7 +52,8 @@ grade() {
   local mode=$1 run=$2 owner=$3 sandbox=$4 f=$5 want=$6
   local r=$tmp/$mode/$f
   touch "$tmp/began" && sleep 0.01
-  $run timeout -k 10 240 "$judge" softmax-cpu "$tmp/$mode/$f.cpp" --no-bench $sandbox --json "$r.json" >"$r.out" 2>&1
+  $run env $(cap_of "$f") timeout -k 10 240 "$judge" softmax-cpu "$tmp/$mode/$f.cpp" --no-bench $sandbox \
+    --json "$r.json" >"$r.out" 2>&1
   local rc=$?
   local got
   got=$(field "$r.json" 'j["verdict"]' 2>&1 | tail -1)
@@ -67,8 +68,17 @@ grade() {
   else
     check "$mode: $f is $want" test "$got" = "$want"
   fi
+  [ -z "$(cap_of "$f")" ] ||
+    check "$mode: $f: the report records the memory cap" \
+      test "$(field "$r.json" 'j["settings"]["HPCJUDGE_MEMORY_LIMIT"]' 2>&1 | tail -1)" = "$cap_mib"
   after_grade "$mode: $f" "$rc" "$owner" "$([ "$f" = leaves-a-note ] && echo keep)"
 }
+
+# The memory fillers are graded under a cap of the runners' memory (HPCJUDGE_MEMORY_LIMIT, in MiB): to pass the
+# problem's own limit (its largest performance case twice over plus 4 GiB) they must write more than 5 GiB, which
+# took past a call's time limit on a 2-core machine whose fresh memory is slow (TLE); past 1 GiB they test the same.
+cap_mib=1024
+cap_of() { case "$1" in fills-*) echo "HPCJUDGE_MEMORY_LIMIT=$cap_mib" ;; esac; }
 
 single_files=(types-into-the-terminal:RE pastes-into-the-console:RE writes-to-the-terminal:AC limits-the-judge:RE
               signals-the-judge:RE leaves-a-note:AC finds-a-note:AC)
@@ -113,7 +123,8 @@ batch() {
   done
   [ "$owner" = root ] || chown -R "$owner" "$tmp/$mode"
   touch "$tmp/began" && sleep 0.01
-  $run timeout -k 10 600 "$judge" batch "$class" --out "$results" --no-bench $sandbox >"$tmp/$mode/batch.out" 2>&1
+  $run env "$(cap_of fills-)" timeout -k 10 600 "$judge" batch "$class" --out "$results" --no-bench $sandbox \
+    >"$tmp/$mode/batch.out" 2>&1
   local rc=$?
   echo "$mode: exit $rc"
   for m in "${members[@]}"; do
@@ -134,6 +145,12 @@ bwrap_starts() { $1 bwrap --ro-bind / / --unshare-pid --new-session true 2>/dev/
 
 start=$(date +%s)
 me=$(id -un)
+# A cap below what the graded cases need is the grader's mistake: refused before grading (exit 2), never MLE.
+cp "$here/../../problems/softmax-cpu/solutions/fast.cpp" "$tmp/fast.cpp"
+as_me env HPCJUDGE_MEMORY_LIMIT=64 "$judge" softmax-cpu "$tmp/fast.cpp" --no-bench >"$tmp/low-cap.out" 2>&1
+low_cap_rc=$?
+check "a cap of 64 MiB is refused before grading (exit 2, what the tests need)" \
+  bash -c "test $low_cap_rc -eq 2 && grep -q 'below what softmax-cpu.s tests need' '$tmp/low-cap.out'"
 singles "$me" as_me "$me" "" fills-dev-shm
 # Without the sandbox a batch grades as root only (an ordinary user's is refused).
 [ "$(id -u)" = 0 ] && batch "$me-batch-no-sandbox" as_me "$me" --no-sandbox
