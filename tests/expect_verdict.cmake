@@ -15,6 +15,10 @@
 #   hpcjudge-test: log-lacks=TEXT     neither the compile log nor the output may contain TEXT
 #   hpcjudge-test: args=A B ...       more judge options (--sanitize, --sandbox: skipped where
 #                                     compute-sanitizer or bubblewrap is not installed)
+#   hpcjudge-test: memory-limit=MIB   graded under a grader's memory cap (HPCJUDGE_MEMORY_LIMIT): a file that
+#                                     holds memory past the limit to get MLE holds MIB, not the problem's limit
+#                                     (5.5 GiB for softmax-cpu), which a machine whose fresh memory is slow took
+#                                     past a call's time limit to fill (TLE)
 #
 # With -DEMULATE=ON the judge runs the file under CPU emulation (--emulate): the
 # functional tests only, and the report must say it was emulated. EXCEPTION, where
@@ -42,7 +46,11 @@ if(source MATCHES "hpcjudge-test: args=([^\n]*)")
   separate_arguments(extra UNIX_COMMAND "${CMAKE_MATCH_1}")
   list(APPEND args ${extra})
 endif()
-execute_process(COMMAND ${JUDGE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(env)
+if(source MATCHES "hpcjudge-test: memory-limit=([0-9]+)")
+  set(env ${CMAKE_COMMAND} -E env HPCJUDGE_MEMORY_LIMIT=${CMAKE_MATCH_1})
+endif()
+execute_process(COMMAND ${env} ${JUDGE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(rc EQUAL 2 AND err MATCHES "needs compute-sanitizer" AND NOT "$ENV{HPCJUDGE_REQUIRE_GPU}")
   message("HPCJUDGE-SKIP: compute-sanitizer is not installed")

@@ -4,6 +4,7 @@
 // is per process), so no limit of one process sees the family's total. Must get MLE: the judge counts
 // the memory of the runner's whole family after every call.
 // hpcjudge-test: message=memory limit
+// hpcjudge-test: memory-limit=1024
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/resource.h>

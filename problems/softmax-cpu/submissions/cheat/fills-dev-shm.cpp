@@ -6,6 +6,7 @@
 // without the sandbox the files outlived the grade. Must get MLE: a runner's /dev/shm is a tmpfs of its own, of
 // bounded size, whose used bytes count against its memory limit, and is gone after the grade.
 // hpcjudge-test: message=memory limit
+// hpcjudge-test: memory-limit=1024
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>

@@ -7,6 +7,7 @@
 // tmpfs (memory), without it $TMPDIR was on disk. Must get MLE: a runner's /tmp and $TMPDIR are a tmpfs of its
 // own, of bounded size, whose used bytes count against its memory limit, and are gone after the grade.
 // hpcjudge-test: message=memory limit
+// hpcjudge-test: memory-limit=1024
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>

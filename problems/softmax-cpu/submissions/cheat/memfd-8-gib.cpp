@@ -3,6 +3,7 @@
 // mapped, so the address-space limit (RLIMIT_AS) never sees it, then computes a correct softmax. Must get MLE: no
 // file of the runner's may grow past the memory limit (RLIMIT_FSIZE, which binds memfds and /dev/shm too).
 // hpcjudge-test: message=memory limit
+// hpcjudge-test: memory-limit=1024
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>

@@ -4,6 +4,7 @@
 // (RLIMIT_FSIZE) and none is in the address space (RLIMIT_AS), so no limit of one process sees them. Must get MLE: the judge
 // counts the memory of the runner's whole family, files included, after every call.
 // hpcjudge-test: message=memory limit
+// hpcjudge-test: memory-limit=1024
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
