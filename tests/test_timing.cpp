@@ -9,6 +9,7 @@
 #include "judge/timing/budget.h"
 #include "judge/timing/loop.h"
 #include "judge/timing/rivals.h"
+#include "judge/verdicts/judge_error.h"
 
 using namespace hpcjudge;
 using Catch::Approx;
@@ -226,4 +227,14 @@ TEST_CASE("a GPU grade's cases share the timing budget, what one leaves going to
   CHECK(shared_case_budget(3.0, 1.0, 1, kGpuTimingEndsByS - 0.2) == Catch::Approx(kMinCaseBudgetS));
   // A quick one keeps the shared budget.
   CHECK(shared_case_budget(3.0, 0.0, 3, 1.0) == Catch::Approx(kGpuTimingBudgetS / 3));
+}
+
+TEST_CASE("a case whose calls the judge could not resolve (median 0 past the round trip) is JE, never scored") {
+  const auto why = unresolved_timing(0.0, 21, 14e-6);
+  REQUIRE(why);
+  CHECK(why->find("21 timed calls") != std::string::npos);
+  CHECK(why->find("14.0 us") != std::string::npos);
+  CHECK(why->find("not a verdict on the file") != std::string::npos);
+  CHECK_FALSE(unresolved_timing(1e-7, 21, 14e-6));  // one resolved call time is a time
+  CHECK_FALSE(unresolved_timing(0.0, 0, 14e-6));    // no timed call: nothing to judge
 }

@@ -12,6 +12,7 @@
 #include "judge/timing/budget.h"
 #include "judge/timing/loop.h"
 #include "judge/verdicts/forgery.h"
+#include "judge/verdicts/judge_error.h"
 #include "judge/verdicts/report_verdict.h"
 
 namespace hpcjudge {
@@ -263,6 +264,11 @@ void CaseRunner::summarise() {
                          .pairs = ratios.runs,
                          .stats = Stats::of(rival_times_[k])});
   }
+  if (b_.verdict == Verdict::AC)
+    if (auto why = unresolved_timing(b_.stats.median, b_.stats.runs, ctx_.s.round_trip().subtracted_s)) {
+      b_.verdict = Verdict::JE;
+      b_.message = *why;
+    }
   if (b_.verdict == Verdict::AC && !reported_.empty()) {
     if (auto forged = disagreement(Stats::of(reported_).median, fastest_reply_, ctx_.s.round_trip())) {
       b_.verdict = Verdict::FAIL;
