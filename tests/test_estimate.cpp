@@ -6,6 +6,7 @@
 #include "judge/estimate/estimate.h"
 #include "judge/estimate/gpu_model.h"
 #include "judge/estimate/kernel_time.h"
+#include "judge/estimate/registers.h"
 #include "judge/reports/course.h"
 #include "judge/reports/report.h"
 #include "sdk/problem.h"
@@ -179,4 +180,34 @@ TEST_CASE("an estimate never enters the report's score, Gradescope's or JUnit's"
   CHECK(gs.dump().find("estimate") == std::string::npos);
   const JUnitSuite suite = junit_testsuite(p, j);
   CHECK(junit_document("hpcjudge", {suite}).find("estimate") == std::string::npos);
+}
+
+TEST_CASE("a kernel's registers: ptxas's names matched to the emulator's launches, and fewer blocks per SM", "[estimate]") {
+  std::vector<KernelResources> ptxas(3);
+  ptxas[0].name = "tiled<32>(float const*, float*)";
+  ptxas[0].registers = 40;
+  ptxas[1].name = "tiled<16>(float const*, float*)";
+  ptxas[1].registers = 72;
+  ptxas[2].name = "add(float const*, float const*, float*, int)";
+  ptxas[2].registers = 16;
+  const KernelRegisters regs = registers_by_kernel(ptxas);
+  CHECK(registers_of(regs, "add") == 16);
+  CHECK(registers_of(regs, "tiled<32>") == 40);          // an instantiation as launched
+  CHECK(registers_of(regs, "tiled<TILE>") == 72);        // as written: the most among its instantiations
+  CHECK_FALSE(registers_of(regs, "other").has_value());
+  // Demangled as c++filt shows nvcc's _ZN41_GLOBAL__N__180b0c16_11_solution_cu_solve6reduceEPKfxbPf.
+  KernelResources anonymous;
+  anonymous.name = "(anonymous namespace)::reduce(float const*, long long, bool, float*)";
+  anonymous.registers = 31;
+  CHECK(registers_by_kernel({anonymous})[0].first == "reduce");
+  CHECK(registers_of(registers_by_kernel({anonymous}), "reduce") == 31);
+  anonymous.name = "ns::inner::tiled<a::b>(float*)";  // a namespace's kernel launched unqualified
+  CHECK(registers_of(registers_by_kernel({anonymous}), "tiled<a::b>") == 31);
+  // 256 threads a block: 2048 threads an SM allow 8 blocks; 64 registers a thread allow 65536 / (64 x 256) = 4.
+  KernelCounts k = streaming(1e8, 4);
+  CHECK(estimate_kernel(k, h100(), {}).blocks_per_sm == 8);
+  CHECK(estimate_kernel(k, h100(), {}, 64).blocks_per_sm == 4);
+  CHECK(estimate_kernel(k, h100(), {}, 64).registers == 64);
+  const protocol::EmulationCounts call{.kernels = {k}};  // k is named "stream"
+  CHECK(estimate_call(call, h100(), {}, 0, {{"stream", 128}}).kernels[0].blocks_per_sm == 2);
 }

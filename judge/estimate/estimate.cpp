@@ -32,6 +32,7 @@ json kernel_json(const KernelEstimate& k) {
           {"utilisation", k.utilisation},
           {"tail", k.tail},
           {"blocks_per_sm", k.blocks_per_sm},
+          {"registers", k.registers ? json(*k.registers) : json(nullptr)},
           {"barriers", k.barriers},
           {"atomics", {{"count", k.atomics}, {"max_same_address", k.max_same_address}}},
           {"lines", lines}};
@@ -58,7 +59,11 @@ void kernel_lines(const json& k, size_t top, std::vector<std::string>& out) {
                 terminal_text(k.value("bound", std::string())).c_str(), 100 * k.value("coalescing", 1.0),
                 k.value("sectors_per_request", 0.0), conflicts, k.value("active_lanes", 32.0),
                 bytes_text(k.value("dram_bytes", 0.0)).c_str());
-  out.push_back(buf);
+  std::string line = buf;
+  if (k.contains("registers") && k["registers"].is_number_integer())
+    line += ", " + std::to_string(k["registers"].get<int>()) + " registers/thread (" +
+            std::to_string(k.value("blocks_per_sm", 0)) + " blocks/SM)";
+  out.push_back(line);
   if (!k.contains("lines") || !k["lines"].is_array()) return;
   size_t n = 0;
   for (const json& l : k["lines"]) {
@@ -85,6 +90,7 @@ json Estimate::to_json() const {
           {"modelled_case", cases.modelled.name},
           {"scale", {{"work", cases.scale.work}, {"traffic", cases.scale.traffic}}},
           {"kernels", kernels},
+          {"registers_from", registers_from},
           {"launches", submission.launches},
           {"host_syncs", submission.host_syncs},
           {"compute_floor_seconds", submission.compute_floor_s},
@@ -107,8 +113,9 @@ Estimate estimate_submission(const Problem& p, const GpuModel& gpu, const Estima
   return e;
 }
 
-double estimate_reference(const GpuModel& gpu, const EstimateCases& cases, const protocol::EmulationCounts& counts) {
-  return estimate_call(counts, gpu, cases.scale, cases.modelled_flops).seconds;
+double estimate_reference(const GpuModel& gpu, const EstimateCases& cases, const protocol::EmulationCounts& counts,
+                          const std::vector<std::pair<std::string, int>>& registers) {
+  return estimate_call(counts, gpu, cases.scale, cases.modelled_flops, registers).seconds;
 }
 
 void estimate_score(const Problem& p, Estimate& e) {

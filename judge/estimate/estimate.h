@@ -25,6 +25,9 @@ struct Estimate {
   // estimate (`note` says why).
   std::optional<double> score, score_lo, score_hi;
   std::string note;
+  // Where the kernels' registers came from ("ptxas, nvcc -arch=sm_90"), or why none (the occupancy then counts
+  // threads, blocks and shared memory only).
+  std::string registers_from;
   nlohmann::json to_json() const;
 };
 
@@ -33,8 +36,9 @@ Estimate estimate_submission(const Problem& p, const GpuModel& gpu, const Estima
                              const protocol::EmulationCounts& counts,
                              const std::vector<std::pair<std::string, int>>& registers = {});
 
-// One reference's estimated seconds on the modelled case, from its counts.
-double estimate_reference(const GpuModel& gpu, const EstimateCases& cases, const protocol::EmulationCounts& counts);
+// One reference's estimated seconds on the modelled case, from its counts (and its kernels' registers).
+double estimate_reference(const GpuModel& gpu, const EstimateCases& cases, const protocol::EmulationCounts& counts,
+                          const std::vector<std::pair<std::string, int>>& registers = {});
 
 // The estimated score from the three times, as the measured score maps a ratio to points (correctness points
 // included: the submission passed every test), into e.score.

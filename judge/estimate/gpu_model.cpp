@@ -9,6 +9,7 @@ GpuModel h100_sxm() {
   GpuModel m;
   m.name = "h100-sxm";
   m.label = "H100 SXM";
+  m.arch = "sm_90";
   m.dram_bytes_per_s = 3.03e12;   // measured copy 3028 GB/s (bench/results/nvidia-h100-80gb-hbm3.md; datasheet 3.35 TB/s)
   m.l2_bytes_per_s = 7.0e12;      // about 2.3x DRAM: Hopper microbenchmarks (Luo et al., arXiv 2402.13499) give 6-8 TB/s
   m.l2_bytes = 50e6;              // datasheet: 50 MB L2
@@ -40,6 +41,7 @@ GpuModel rtx_4090() {
   GpuModel m;
   m.name = "rtx-4090";
   m.label = "RTX 4090";
+  m.arch = "sm_89";
   m.dram_bytes_per_s = 0.91e12;   // datasheet 1008 GB/s, less the H100's measured shortfall (3028 of 3350: 90%)
   m.l2_bytes_per_s = 3.5e12;      // about 3.5x DRAM, Ada microbenchmarks (chipsandcheese.com, "Ada Lovelace's L2")
   m.l2_bytes = 72e6;              // datasheet: 72 MB L2

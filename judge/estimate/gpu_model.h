@@ -11,6 +11,7 @@ namespace hpcjudge {
 struct GpuModel {
   std::string name;   // what --model takes: "h100-sxm"
   std::string label;  // what the report prints: "H100 SXM"
+  std::string arch;   // what nvcc compiles for, for ptxas's registers (registers.h): "sm_90"
   double dram_bytes_per_s = 0;     // achievable DRAM bandwidth (a device-to-device copy's, read + write)
   double l2_bytes_per_s = 0;       // L2 <-> SM bandwidth, all slices
   double l2_bytes = 0;             // L2 capacity

@@ -11,11 +11,18 @@
 
 namespace hpcjudge {
 
+// The submission's text, and its path as the student gave it (what nvcc's messages name).
+struct SubmissionSource {
+  const std::string& text;
+  std::string shown;
+};
+
 // The report's `emulation.estimate` (Estimate::to_json): the model `opt.gpu_model`; references' runners with
-// `session`'s options. `counts`: the submission's, none where its call counted nothing.
+// `session`'s options. `counts`: the submission's, none where its call counted nothing. Each side's kernels'
+// registers from nvcc for the model's architecture where nvcc is here (registers.h), else the occupancy without.
 nlohmann::json estimate_grade(const Problem& p, const Paths& paths, const GradeOptions& opt,
                               const SessionOptions& session, const std::string& machine_fingerprint,
                               const EstimateCases& cases, const std::optional<protocol::EmulationCounts>& counts,
-                              Listener& listener);
+                              const SubmissionSource& submission, Listener& listener);
 
 }  // namespace hpcjudge

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "judge/estimate/registers.h"
+
 namespace hpcjudge {
 
 namespace {
@@ -78,6 +80,7 @@ KernelEstimate estimate_kernel(const protocol::KernelCounts& k, const GpuModel& 
   KernelEstimate e;
   e.name = k.name;
   e.launches = k.launches;
+  e.registers = registers;
   memory_figures(k, e);
   const double moved = kSector * double(k.global.sectors) * scale.work;
   const double distinct = kSector * double(k.global.distinct_sectors) * scale.traffic;
@@ -107,10 +110,7 @@ CallEstimate estimate_call(const protocol::EmulationCounts& c, const GpuModel& g
   e.launches = c.launches;
   e.host_syncs = c.host_syncs;
   for (const auto& k : c.kernels) {
-    std::optional<int> regs;
-    for (const auto& [name, r] : registers)
-      if (name == k.name) regs = r;
-    e.kernels.push_back(estimate_kernel(k, gpu, scale, regs));
+    e.kernels.push_back(estimate_kernel(k, gpu, scale, registers_of(registers, k.name)));
     e.kernels_s += e.kernels.back().seconds;
   }
   e.compute_floor_s = flops / gpu.fp32_flops_per_s;

@@ -60,6 +60,7 @@ struct KernelEstimate {
   std::string bound;  // "DRAM", "L2", "shared memory" or "issue": the largest term
   double utilisation = 1, tail = 1;
   int blocks_per_sm = 0;
+  std::optional<int> registers;    // per thread, where ptxas reported them (registers.h)
   double coalescing = 1;           // bytes requested / bytes the sectors moved (1 without global requests)
   double sectors_per_request = 0;
   double bank_conflict_degree = 1;  // wavefronts per shared request (1: no conflict)

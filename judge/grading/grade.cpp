@@ -345,10 +345,12 @@ class Grader {
   // An emulated, scored grade: the cases its estimate uses, and the submission's counts on the emulated one.
   std::optional<EstimateCases> estimate_cases_;
   std::optional<protocol::EmulationCounts> counts_;
+  std::string source_;  // the submission's text (read once; the estimate compiles it with nvcc too)
 };
 
 Report Grader::run() {
-  const std::string source = read_source(src_, opt_);
+  source_ = read_source(src_, opt_);
+  const std::string& source = source_;
   whole_ = Stopwatch();
   Stopwatch before_compile;
   // This thread times every call: how it runs now, before any runner starts (judge_slowed()).
@@ -638,7 +640,7 @@ void Grader::score() {
 void Grader::estimate() {
   if (!estimate_cases_ || r_.verdict != Verdict::AC) return;
   r_.estimate = estimate_grade(p_, paths_, opt_, *session_options_, r_.machine.fingerprint(), *estimate_cases_,
-                               counts_, listener_);
+                               counts_, {source_, src_.string()}, listener_);
   wall_["estimate"] = phase_.lap();
 }
 

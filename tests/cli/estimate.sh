@@ -29,6 +29,16 @@ k = e["kernels"][0]
 for key in ("name", "seconds", "coalescing", "sectors_per_request", "bank_conflict_degree", "active_lanes",
             "dram_bytes", "lines"):
     assert key in k, key
+# Registers from nvcc's ptxas for the model's sm_90 where the judge has nvcc (no GPU needed), on every kernel; else
+# none, and the estimate says why.
+frm = e["registers_from"]
+if frm.startswith("ptxas"):
+    assert frm == "ptxas, nvcc -arch=sm_90", frm
+    for k in e["kernels"]:
+        assert isinstance(k["registers"], int) and 1 <= k["registers"] <= 255, (k["name"], k["registers"])
+else:
+    assert frm.startswith("not known (") and all(k["registers"] is None for k in e["kernels"]), frm
+print("registers:", frm, [(k["name"], k["registers"]) for k in e["kernels"]])
 # Never the score: the correctness points alone.
 assert r["score"]["total"] == r["score"]["correctness"], r["score"]
 PY
