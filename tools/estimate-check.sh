@@ -95,7 +95,7 @@ def fmt(x, f="{:.2f}"):
     return "-" if x is None else f.format(x)
 
 lines = [f"# The GPU estimate against the GPU: {gpu}", "",
-         f"tools/estimate-check.sh at {commit}, {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC, model `{model}`: "
+         f"tools/estimate-check.sh at {commit}, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, model `{model}`: "
          "each file's estimated time (judge --emulate, emulation.estimate.seconds) against its measured median on "
          "this GPU (the judge's clock), on the problem's largest performance case. Goal (issue 60): rank correlation "
          ">= 0.8 over all files, >= 80% of pairs ordered the same way within every problem, median error within 2x "
