@@ -9,6 +9,7 @@
 
 #include "judge/machine/calibration.h"
 #include "judge/timing/score.h"
+#include "judge/reports/course.h"
 #include "judge/reports/human.h"
 
 using namespace hpcjudge;
@@ -264,4 +265,28 @@ TEST_CASE("machine noise names the cases of under a millisecond a call, whose sp
   CHECK(why.find("n100M") == std::string::npos);
   r.bench = {slow};
   CHECK(machine_noise(r).find("under a millisecond") == std::string::npos);
+}
+
+TEST_CASE("a measured score's ± reaches Gradescope's results and JUnit's properties; none where unmeasured", "[reports]") {
+  const Problem& p = *Registry::find("vector-add");
+  Report r;
+  r.problem = "vector-add";
+  r.verdict = Verdict::AC;
+  r.score.correctness = p.info().points.correctness;
+  r.score.performance = 47.2;
+  r.score.performance_lo = 44.1;
+  r.score.performance_hi = 50.3;
+  r.score.max = p.info().points.total();
+  const nlohmann::json j = r.to_json();
+  const nlohmann::json gs = gradescope_results(p, j);
+  CHECK(gs["output"].get<std::string>().find("score 87.2 ± 3.1 / 100") != std::string::npos);
+  CHECK(gs["extra_data"]["plus_minus"].get<double>() == Catch::Approx(3.1));
+  CHECK(junit_document("hpcjudge", {junit_testsuite(p, j)}).find("name=\"plus_minus\" value=\"3.1\"") !=
+        std::string::npos);
+  r.score.performance_lo.reset();
+  r.score.performance_hi.reset();
+  const nlohmann::json unmeasured = r.to_json();
+  CHECK(gradescope_results(p, unmeasured)["extra_data"]["plus_minus"].is_null());
+  CHECK(gradescope_results(p, unmeasured)["output"].get<std::string>().find("±") == std::string::npos);
+  CHECK(junit_document("hpcjudge", {junit_testsuite(p, unmeasured)}).find("plus_minus") == std::string::npos);
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "judge/grading/grade.h"
 #include "judge/reports/text.h"
@@ -84,6 +85,17 @@ std::string text(const std::string& s, size_t max = 64 * 1024) {
 
 }  // namespace
 
+namespace {
+
+// The score's "± x" (the report's score.plus_minus: half its performance interval, in points), where measured.
+std::optional<double> plus_minus(const json& score) {
+  const auto it = score.find("plus_minus");
+  if (it == score.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+}  // namespace
+
 json gradescope_results(const Problem& p, const json& report) {
   const Described d = described(p, report);
   const json score = report.value("score", json::object());
@@ -141,9 +153,11 @@ json gradescope_results(const Problem& p, const json& report) {
                      {"output_format", "text"},
                      {"tags", json::array({"performance"})}});
   }
+  const std::optional<double> pm = plus_minus(score);
   std::string summary = "hpcjudge " + p.info().slug + ": verdict " + verdict + ", score " +
-                        fixed(num(score, "total")) + " / " + fixed(points.total(), "%.0f") + " (correctness " +
-                        fixed(correctness, "%.0f") + " + performance " + fixed(performance) + ")";
+                        fixed(num(score, "total")) + (pm ? " ± " + fixed(*pm) : "") + " / " +
+                        fixed(points.total(), "%.0f") + " (correctness " + fixed(correctness, "%.0f") +
+                        " + performance " + fixed(performance) + ")";
   if (!str(report, "message").empty()) summary += "\n" + str(report, "message");
   if (!str(score, "note").empty()) summary += "\n" + str(score, "note");
   if (verdict == "CE") summary += "\n\ncompile log:\n" + str(report.value("compile", json::object()), "log");
@@ -155,6 +169,7 @@ json gradescope_results(const Problem& p, const json& report) {
            {{"problem", p.info().slug},
             {"verdict", verdict},
             {"max", points.total()},
+            {"plus_minus", pm ? json(*pm) : json(nullptr)},
             {"graded_from", report.value("graded_from", json::object())}}}};
 }
 
@@ -248,6 +263,7 @@ JUnitSuite junit_testsuite(const Problem& p, const json& report) {
   property("verdict", verdict);
   property("message", one_line(str(report, "message"), 300));
   property("score", fixed(num(score, "total")));
+  if (const std::optional<double> pm = plus_minus(score)) property("plus_minus", fixed(*pm));
   property("max", fixed(p.info().points.total(), "%.0f"));
   if (!str(report, "participant").empty()) property("participant", str(report, "participant"));
   const json from = report.value("graded_from", json::object());
