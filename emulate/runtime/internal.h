@@ -52,6 +52,20 @@ struct Thread {
   bool is_signed = false;
 };
 
+// One warp's lanes by what they wait for, as bit masks, so that a lane arriving at a collective checks its warp in a
+// few operations rather than lane by lane (warp.cpp).
+struct WarpLanes {
+  // Lanes waiting in one collective, all with the same operation and mask.
+  struct Group {
+    WarpOp op = WarpOp::Sync;
+    unsigned mask = 0;
+    uint32_t arrived = 0;
+  };
+  uint32_t exited = 0, at_barrier = 0;
+  unsigned groups = 0;  // open collectives, at most one per lane
+  Group group[32];
+};
+
 struct Block {
   uint3 idx{};
   unsigned nthreads = 0, nwarps = 0;
@@ -60,6 +74,7 @@ struct Block {
   uint32_t interval = 0;  // block barriers completed
   std::vector<Thread> threads;
   std::vector<uint8_t> at_warp;  // per warp: lanes waiting in a warp collective (most checks skip a warp with none)
+  std::vector<WarpLanes> lanes;  // per warp
   std::vector<unsigned> order;
 };
 

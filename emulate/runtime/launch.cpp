@@ -52,6 +52,7 @@ std::string dims(dim3 d) {
   t.state = Thread::Exited;
   Block& b = g_block;
   ++b.exited;
+  b.lanes[t.warp].exited |= 1u << t.lane;
   // A lane of this warp waiting at a collective that names this one can never go on.
   for (unsigned l = 0; l < 32 && b.at_warp[t.warp]; ++l) {
     const unsigned i = t.warp * 32 + l;
@@ -127,6 +128,8 @@ void run_block(const dim3& bidx, uint64_t linear_block) {
   b.interval = 0;
   b.threads.resize(b.nthreads);
   b.at_warp.assign(b.nwarps, 0);
+  b.lanes.resize(b.nwarps);
+  for (WarpLanes& w : b.lanes) w.exited = w.at_barrier = w.groups = 0;
   for (unsigned i = 0; i < b.nthreads; ++i) {
     Thread& t = b.threads[i];
     t = Thread{};
@@ -191,6 +194,7 @@ void complete_barrier(Thread& caller) {
     t.state = Thread::Runnable;
     t.result = result;
   }
+  for (WarpLanes& w : b.lanes) w.at_barrier = 0;
   b.arrived = 0;
   ++b.interval;
   if (counters::g_on) counters::barrier_completed();
@@ -309,6 +313,7 @@ int block_barrier(BarrierKind kind, int predicate, int line) {
                                        ", which it names, waits at __syncthreads() (line " + std::to_string(line) + ")");
   }
   t.state = Thread::AtBarrier;
+  b.lanes[t.warp].at_barrier |= 1u << t.lane;
   t.line = line;
   t.bkind = kind;
   t.pred = predicate;
