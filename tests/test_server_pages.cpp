@@ -9,6 +9,7 @@
 
 #include <httplib.h>
 
+#include "judge/files.h"
 #include "server/csrf.h"
 #include "server/markdown.h"
 #include "server/page_layout.h"
@@ -20,13 +21,9 @@ using Catch::Matchers::ContainsSubstring;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "hpcjudge-pages-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
+// A folder under TMPDIR for this user alone, removed at the end.
+struct TempDir : hpcjudge::TempDir {
+  TempDir() : hpcjudge::TempDir(fs::perms::owner_all) {}
 };
 
 }  // namespace

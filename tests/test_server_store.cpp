@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "judge/classroom/leaderboard.h"
+#include "judge/files.h"
 #include "judge/reports/text.h"
 #include "server/exports.h"
 #include "server/policy.h"
@@ -26,17 +27,13 @@ using nlohmann::json;
 
 namespace {
 
-// A fresh data folder under TMPDIR, removed at the end.
-struct DataDir {
-  fs::path path;
-  DataDir() {
-    std::string tmpl = (fs::temp_directory_path() / "hpcjudge-store-XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
+// A fresh data folder under TMPDIR for this user alone, removed at the end (its submissions folder writable
+// again first: a case makes it read-only).
+struct DataDir : hpcjudge::TempDir {
+  DataDir() : TempDir(fs::perms::owner_all) {}
   ~DataDir() {
     std::error_code ec;
     fs::permissions(path / "submissions", fs::perms::owner_all, ec);
-    fs::remove_all(path, ec);
   }
 };
 

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "judge/files.h"
 #include "judge/reports/progress_file.h"
 #include "server/grader.h"
 #include "server/workers.h"
@@ -27,16 +28,9 @@ using Catch::Matchers::ContainsSubstring;
 
 namespace {
 
-struct TempFolder {
-  fs::path path;
-  TempFolder() {
-    std::string t = (fs::temp_directory_path() / "hpcjudge-workers-XXXXXX").string();
-    path = ::mkdtemp(t.data());
-  }
-  ~TempFolder() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
+// A folder under TMPDIR for this user alone, removed at the end.
+struct TempFolder : hpcjudge::TempDir {
+  TempFolder() : TempDir(fs::perms::owner_all) {}
 };
 
 std::string slurp(const fs::path& f) {
