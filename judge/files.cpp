@@ -9,6 +9,7 @@
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <system_error>
 #include <vector>
 
 namespace hpcjudge {
@@ -216,7 +217,7 @@ void make_private_folder(const std::filesystem::path& dir) {
 
 TempDir::TempDir(std::filesystem::perms mode) {
   std::string t = (std::filesystem::temp_directory_path() / "hpcjudge-XXXXXX").string();
-  if (!mkdtemp(t.data())) throw std::runtime_error("cannot create a temporary folder");
+  if (!mkdtemp(t.data())) throw std::system_error(errno, std::generic_category(), "cannot create a temporary folder " + t);
   path = t;
   std::filesystem::permissions(path, mode);
 }

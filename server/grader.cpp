@@ -1,13 +1,13 @@
 #include "server/grader.h"
 
 #include <sched.h>
-#include <stdlib.h>
 
 #include <chrono>
 #include <stdexcept>
 #include <system_error>
 
 #include "judge/classroom/child_judge.h"
+#include "judge/files.h"
 #include "judge/isolation/process.h"
 #include "judge/reports/progress_file.h"
 #include "judge/reports/tolerant_json.h"
@@ -41,20 +41,6 @@ class PinnedThread {
  private:
   cpu_set_t old_;
   bool set_ = false;
-};
-
-// A private folder (mode 0700) for the child's report and progress lines, removed with everything in it.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string t = (fs::temp_directory_path() / "hpcjudge-grade-XXXXXX").string();
-    if (!mkdtemp(t.data())) throw std::system_error(errno, std::generic_category(), "mkdtemp " + t);
-    path = t;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
 };
 
 // The batch's options for this grade: child_judge hides the batch's class and results folders, here the first two
@@ -110,7 +96,7 @@ Graded grade_submission(const Paths& paths, const GraderOptions& opt, const Grad
                         const std::function<void(const std::string&)>& on_state, std::stop_token stop) {
   if (!Registry::find(req.slug) || req.file.stem() != req.slug)
     throw std::invalid_argument("no problem '" + req.slug + "' to grade " + req.file.string() + " as");
-  const TempDir tmp;
+  const TempDir tmp(fs::perms::owner_all);  // the child's report and progress lines, for this user alone
   const fs::path part = tmp.path / "report.json", progress = tmp.path / "progress.jsonl";
   const BatchOptions b = batch_options(opt, req);
   SpawnOptions spawn = child_judge(paths, b, req.file, req.participant, part, req.device);

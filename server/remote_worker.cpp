@@ -1,7 +1,6 @@
 #include "server/remote_worker.h"
 
 #include <httplib.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -12,6 +11,7 @@
 #include <regex>
 #include <thread>
 
+#include "judge/files.h"
 #include "judge/reports/text.h"
 #include "server/tokens.h"
 
@@ -53,20 +53,6 @@ std::string error_of(const std::pair<int, json>& reply) {
                                                                                        : "";
   return (reply.first < 0 ? "no answer" : "HTTP " + std::to_string(reply.first)) + (e.empty() ? "" : ": " + e);
 }
-
-// A private folder (0700) holding the job's file, removed with it.
-struct JobFolder {
-  fs::path path;
-  JobFolder() {
-    std::string t = (fs::temp_directory_path() / "hpcjudge-worker-XXXXXX").string();
-    if (!mkdtemp(t.data())) throw std::system_error(errno, std::generic_category(), "mkdtemp " + t);
-    path = t;
-  }
-  ~JobFolder() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 // The job's file as <slug>.<ext> in `folder`: the extension the upload had (letters only), the name the slug.
 fs::path write_job_file(const json& job, const fs::path& folder) {
@@ -115,7 +101,7 @@ class Heartbeat {
 void grade_job(const Paths& paths, const RemoteWorkerOptions& opt, Api& api, const json& job, std::stop_token stop) {
   const int64_t id = job.at("id");
   const std::string at = "/api/worker/" + std::to_string(id);
-  const JobFolder folder;
+  const TempDir folder(fs::perms::owner_all);  // the job's file, for this user alone
   GraderOptions g = opt.grader;
   g.bench = job.value("bench", true);
   g.hide.insert(g.hide.begin(), folder.path);
