@@ -1,6 +1,5 @@
 // `judge profile SLUG [FILE] [--case NAME]`: one performance case under ncu (GPU) or perf stat (CPU), then a
 // summary; the tool's full output kept under .hpcjudge/profiles/.
-#include <cstdlib>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -36,24 +35,6 @@ std::string profiled_case(const Problem& p, std::string case_name, const Machine
     throw UsageError("no performance case '" + case_name + "' in " + p.info().slug + " (its cases: " + names + ")");
   return case_name;
 }
-
-// A temporary folder open to every user (the runner may run as a user of its own: the tool writes into it),
-// removed with its files.
-struct ProfileFolder {
-  fs::path dir;
-  ProfileFolder() {
-    std::string tmpl = (fs::temp_directory_path() / "hpcjudge-profile-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder");
-    dir = tmpl;
-    fs::permissions(dir, fs::perms::all);
-  }
-  ~ProfileFolder() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  ProfileFolder(const ProfileFolder&) = delete;
-  ProfileFolder& operator=(const ProfileFolder&) = delete;
-};
 
 // What profiles the case: the tool, and where its output goes (`base`: the file name less its extension).
 struct Profiler {
@@ -246,8 +227,9 @@ int profile(const Paths& paths, const std::string& slug, const std::string& file
     return profile_without_gpu(p, src, paths, case_asked, opt);
   const MachineInfo machine = probe_machine(opt.threads);
   const std::string case_name = profiled_case(p, case_asked, machine);
-  const ProfileFolder folder;
-  Profiler prof{.gpu = p.info().kind == Kind::GPU, .tool = "", .tmp = folder.dir, .base = slug + "-" + case_name};
+  // Open to every user (the runner may run as a user of its own: the tool writes into it), removed with its files.
+  const TempDir folder(fs::perms::all);
+  Profiler prof{.gpu = p.info().kind == Kind::GPU, .tool = "", .tmp = folder.path, .base = slug + "-" + case_name};
   if (prof.gpu) {
     if (!attach_ncu(p, paths, src, prof, opt)) return 1;
   } else {
