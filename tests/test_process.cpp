@@ -198,6 +198,18 @@ TEST_CASE("process: a child's memory, CPU and folder are as asked") {
 }
 
 namespace {
+// A /proc file's bytes, or what was read before its process went: read(2) fails with ESRCH
+// then, which an istreambuf_iterator would throw.
+std::string proc_file(const std::string& path) {
+  std::string out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  return out;
+}
+
 // Whether a process whose command line holds `arg` is alive (a zombie is not).
 bool running_with_arg(const std::string& arg) {
   DIR* d = opendir("/proc");
@@ -205,9 +217,7 @@ bool running_with_arg(const std::string& arg) {
   while (const dirent* e = d ? readdir(d) : nullptr) {
     if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;  // processes only
     const std::string dir = std::string("/proc/") + e->d_name;
-    std::ifstream cmd(dir + "/cmdline"), stat(dir + "/stat");
-    std::string line((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
-    std::string st((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const std::string line = proc_file(dir + "/cmdline"), st = proc_file(dir + "/stat");
     const size_t close = st.rfind(')');
     if (line.find(arg) != std::string::npos && close != std::string::npos && close + 2 < st.size() &&
         st[close + 2] != 'Z')
