@@ -27,15 +27,16 @@ KernelRegisters reference_registers(const Problem& p, const Paths& paths, const 
 
 nlohmann::json estimate_grade(const Problem& p, const Paths& paths, const GradeOptions& opt,
                               const SessionOptions& session, const std::string& machine_fingerprint,
-                              const EstimateCases& cases, const std::optional<protocol::EmulationCounts>& counts,
+                              const EstimateCases& cases, const CaseCounts& counted,
                               const SubmissionSource& submission, Listener& listener) {
   const GpuModel* gpu = find_gpu_model(opt.gpu_model);
   if (!gpu) gpu = find_gpu_model(kDefaultGpuModel);
+  const std::optional<protocol::EmulationCounts>& counts = counted.counts;
   if (!counts) {
     Estimate none;
     none.gpu = gpu;
     none.cases = cases;
-    none.note = "the emulated case " + cases.emulated.name + " was not run, so nothing was counted";
+    none.note = "no estimate: the emulated case " + cases.emulated.name + " could not be counted (" + counted.why + ")";
     return none.to_json();
   }
   listener.note("estimating the GPU's time: the submission's registers from nvcc for " + gpu->arch);

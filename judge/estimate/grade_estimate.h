@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "judge/estimate/count_case.h"
 #include "judge/estimate/estimate_case.h"
 #include "judge/grading/grade_options.h"
 #include "judge/isolation/session.h"
@@ -18,11 +19,12 @@ struct SubmissionSource {
 };
 
 // The report's `emulation.estimate` (Estimate::to_json): the model `opt.gpu_model`; references' runners with
-// `session`'s options. `counts`: the submission's, none where its call counted nothing. Each side's kernels'
-// registers from nvcc for the model's architecture where nvcc is here (registers.h), else the occupancy without.
+// `session`'s options. `counted`: the submission's counts (count_case.h), or why there are none. Each side's
+// kernels' registers from nvcc for the model's architecture where nvcc is here (registers.h), else the occupancy
+// without.
 nlohmann::json estimate_grade(const Problem& p, const Paths& paths, const GradeOptions& opt,
                               const SessionOptions& session, const std::string& machine_fingerprint,
-                              const EstimateCases& cases, const std::optional<protocol::EmulationCounts>& counts,
+                              const EstimateCases& cases, const CaseCounts& counted,
                               const SubmissionSource& submission, Listener& listener);
 
 }  // namespace hpcjudge

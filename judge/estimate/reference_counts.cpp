@@ -8,11 +8,9 @@
 #include "judge/versions.h"
 #include "sdk/generators.h"
 #include "judge/grading/compile.h"
-#include "judge/grading/laid_case.h"
 #include "judge/isolation/sandbox.h"
 #include "judge/timing/score.h"
 #include "judge/verdicts/outcome.h"
-#include "judge/verdicts/time_limit.h"
 
 namespace hpcjudge {
 
@@ -20,20 +18,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The counted call in a started runner; its counts, or why none.
+// The counted call in a runner started here; its counts, or why none.
 ReferenceCounts counted_call(const Problem& p, const Paths& paths, const GradeOptions& opt, Session& s,
                              const Case& c) {
   if (auto bad = failed_call(s.start(60))) return {std::nullopt, "its runner did not start: " + bad->message};
-  LaidCase l = lay_out(p, c, s, {.seed = opt.seed, .inputs_cache = paths.cache});
-  if (l.failure) return {std::nullopt, l.failure->message};
-  p.generate(c, opt.seed, 0, l.buffers());
-  prepare(l, s.image());
-  const CallOutcome o = s.call(l.sig, l.layout, {.timeout_s = test_call_limit_s(p.info(), true),
-                                                 .device_memory_limit = l.device_memory_limit,
-                                                 .count_accesses = true});
-  if (auto bad = failed_call(o)) return {std::nullopt, bad->message};
-  if (!o.emulation_counts) return {std::nullopt, "the emulator returned no counts"};
-  return {o.emulation_counts, ""};
+  return count_case(p, paths, opt, s, c);
 }
 
 // Where a reference's counts are cached: keyed by everything they follow from (the judge's and the problem's

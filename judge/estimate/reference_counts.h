@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "judge/estimate/count_case.h"
 #include "judge/grading/grade_options.h"
 #include "judge/isolation/session.h"
 #include "protocol/emulation_counts.h"
@@ -11,10 +12,7 @@
 
 namespace hpcjudge {
 
-struct ReferenceCounts {
-  std::optional<protocol::EmulationCounts> counts;
-  std::string why;  // where there are none: why (its compile, its runner, its call)
-};
+using ReferenceCounts = CaseCounts;  // where there are none: why (its compile, its runner, its call)
 
 // Compiles problems/<slug>/solutions/<role>.cu for the emulator (from the compile cache where it was compiled
 // before), starts its runner with `session`'s options, lays out case `c` and calls it once, counting; the counts

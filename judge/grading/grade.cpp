@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include "judge/estimate/count_case.h"
 #include "judge/estimate/estimate_case.h"
 #include "judge/estimate/grade_estimate.h"
 #include "judge/machine/calibration.h"
@@ -55,11 +56,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One functional test: inputs of input set `set`, the call, every check; where `counted` is given, the emulator
-// counts the call's accesses into it (the estimate's input: judge/estimate/).
+// One functional test: inputs of input set `set`, the call, every check.
 TestResult run_test(const Problem& p, const Case& c, const std::string& name, uint32_t set, const GradeOptions& opt,
-                    const Paths& paths, Session& s, bool emulated,
-                    std::optional<protocol::EmulationCounts>* counted = nullptr) {
+                    const Paths& paths, Session& s, bool emulated) {
   Stopwatch step;
   LaidCase l = lay_out(p, c, s, {.seed = opt.seed, .inputs_cache = paths.cache});
   const double laid = step.lap();
@@ -70,9 +69,7 @@ TestResult run_test(const Problem& p, const Case& c, const std::string& name, ui
   const double referenced = step.lap();
   prepare(l, s.image());
   const double limit = test_call_limit_s(p.info(), emulated);
-  const CallOutcome o = s.call(l.sig, l.layout, {.timeout_s = limit, .device_memory_limit = l.device_memory_limit,
-                                                 .count_accesses = counted != nullptr});
-  if (counted) *counted = o.emulation_counts;
+  const CallOutcome o = s.call(l.sig, l.layout, {.timeout_s = limit, .device_memory_limit = l.device_memory_limit});
   const double called = step.lap();
   Checked ck = judge_call(p, c, l, {&expected}, o, s.image(), s.result());
   if (s.alive() && after_call_counts(ck, false))
@@ -104,10 +101,9 @@ std::string too_large_to_emulate(const Problem& p, const Case& c) {
   return "";
 }
 
-// The functional tests; the emulator counts the first call of test `counted_test` (an emulated grade's estimate).
+// The functional tests.
 void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Session& s, Report& r,
-               Listener& listener, const std::string& counted_test,
-               std::optional<protocol::EmulationCounts>& counts) {
+               Listener& listener) {
   std::vector<Case> cases;
   for (const Case& c : p.tests()) {
     const std::string why = r.emulated ? too_large_to_emulate(p, c) : "";
@@ -128,9 +124,7 @@ void run_tests(const Problem& p, const GradeOptions& opt, const Paths& paths, Se
   }
   double spent = 0;  // solve() time over the tests so far
   for (size_t i = 0; i < cases.size(); ++i) {
-    const bool count = runs[i].second == 0 && runs[i].first == counted_test;
-    const TestResult t =
-        run_test(p, cases[i], runs[i].first, runs[i].second, opt, paths, s, r.emulated, count ? &counts : nullptr);
+    const TestResult t = run_test(p, cases[i], runs[i].first, runs[i].second, opt, paths, s, r.emulated);
     r.tests.push_back(t);
     listener.test_done(t);
     if (t.verdict != Verdict::AC) set_verdict(r, t.verdict, "test " + t.name, t.message);
@@ -344,7 +338,7 @@ class Grader {
   std::optional<EarlyRunners> early_;
   // An emulated, scored grade: the cases its estimate uses, and the submission's counts on the emulated one.
   std::optional<EstimateCases> estimate_cases_;
-  std::optional<protocol::EmulationCounts> counts_;
+  CaseCounts counts_{std::nullopt, "the emulated case was not run"};
   std::string source_;  // the submission's text (read once; the estimate compiles it with nvcc too)
 };
 
@@ -524,9 +518,15 @@ void Grader::run_functional_tests(Session& s) {
   }
   // An emulated grade estimates the GPU where a measured one would time it (not under --no-bench).
   if (t_.emulate && opt_.bench && opt_.score) estimate_cases_ = estimate_cases(p_);
-  if (tests_)
-    run_tests(p_, opt_, paths_, s, r_, listener_, estimate_cases_ ? estimate_cases_->emulated.name : "", counts_);
+  if (tests_) run_tests(p_, opt_, paths_, s, r_, listener_);
   wall_["tests"] = phase_.lap();
+  // The estimate's counted call, apart from the tests: a verdict is never decided by a call counting slowed down.
+  if (estimate_cases_ && r_.verdict == Verdict::AC && s.alive()) {
+    listener_.note("estimating the GPU's time: the submission counted under emulation on " +
+                   estimate_cases_->emulated.name);
+    counts_ = count_case(p_, paths_, opt_, s, estimate_cases_->emulated);
+    wall_["estimate_counted"] = phase_.lap();
+  }
   // A race is RE, worse than the WA it may also cause: it counts then too (the wait for the tools, past the
   // tests, is wall_s.sanitizers).
   if (races.valid()) {

@@ -41,6 +41,9 @@ class FlashAttention final : public ProblemOf<decltype(solve)> {
         .cache_reference = true,
         .generators = {"uniform", "large-scores"},
         .bench_targets = {{"vendor", 1 / 0.67, "n4096-h16"}},  // at most 0.67x the cuBLAS composite's time
+        // Counting a kernel whose lanes each make about 10^5 accesses between barriers runs tens of times the
+        // emulator's own time: the baseline on dk256 ran past 80 s counted against 2.2 s not (2-core VM).
+        .estimate_case = "n33-dk64",
     };
     return i;
   }
