@@ -62,8 +62,11 @@ TEST_CASE("__shared__ declarations become references to the emulator's shared me
       "extern __shared__ __align__(16) float4 dyn[];\n";
   const std::string out = rewrite_for_emulation(src);
   CHECK(out.find("#define TILE 16\n") == 0);
-  CHECK(out.find("static auto& As = ::hpcjudge_emu::shared<float[TILE][TILE]>(\"As\", 3);") != std::string::npos);
-  CHECK(out.find("static auto& b = ::hpcjudge_emu::shared<float>(\"b\", 3);") != std::string::npos);
+  // A slot of its own per declaration (its place in every worker's window), the reference taken at each entry.
+  CHECK(out.find("static ::hpcjudge_emu::SharedSlot hpcjudge_shared_As; auto& As = "
+                 "::hpcjudge_emu::shared<float[TILE][TILE]>(hpcjudge_shared_As, \"As\", 3);") != std::string::npos);
+  CHECK(out.find("static ::hpcjudge_emu::SharedSlot hpcjudge_shared_b; auto& b = "
+                 "::hpcjudge_emu::shared<float>(hpcjudge_shared_b, \"b\", 3);") != std::string::npos);
   CHECK(out.find("::hpcjudge_emu::shared<volatile") != std::string::npos);
   CHECK(out.find("float4* const dyn = ::hpcjudge_emu::dynamic<float4>(\"dyn\");") != std::string::npos);
   CHECK(out.find("__shared__") == std::string::npos);

@@ -178,8 +178,9 @@ std::string shared_declaration(const std::string& src, size_t start, size_t end)
       out += type + "* const " + d.name + " = ::hpcjudge_emu::dynamic<" + type + ">(" + literal(d.name) + ");";
     } else {
       if (d.dims.find('=') != std::string::npos || parts[k].find('=') != std::string::npos) return "";
-      out += "static auto& " + d.name + " = ::hpcjudge_emu::shared<" + specifiers + d.pointers + d.dims + ">(" +
-             literal(d.name) + ", " + std::to_string(line) + ");";
+      const std::string slot = "hpcjudge_shared_" + d.name;
+      out += "static ::hpcjudge_emu::SharedSlot " + slot + "; auto& " + d.name + " = ::hpcjudge_emu::shared<" +
+             specifiers + d.pointers + d.dims + ">(" + slot + ", " + literal(d.name) + ", " + std::to_string(line) + ");";
     }
   }
   return out;

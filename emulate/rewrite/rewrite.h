@@ -7,7 +7,9 @@
 //   NAME<<<grid, block, shared, stream>>>(args)
 //     -> ::hpcjudge_emu::kernel_launch("NAME", ::hpcjudge_emu::LaunchConfig(grid, block, shared, stream),
 //                                      [&](auto&&... a) { NAME(a...); })(args)
-//   __shared__ T x[16][16], y;     -> static auto& x = ::hpcjudge_emu::shared<T[16][16]>("x", LINE); (and y)
+//   __shared__ T x[16][16], y;     -> static ::hpcjudge_emu::SharedSlot hpcjudge_shared_x;
+//                                     auto& x = ::hpcjudge_emu::shared<T[16][16]>(hpcjudge_shared_x, "x", LINE); (and y)
+//                                     (one line: the slot is its place, the same in each worker's window)
 //   extern __shared__ T s[];       -> T* const s = ::hpcjudge_emu::dynamic<T>("s");
 // NAME may be qualified and carry template arguments (nested, with parentheses);
 // comments, string and character literals are never touched.

@@ -7,10 +7,12 @@
 #include <signal.h>
 #include <ucontext.h>
 
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <type_traits>
 
 #include "counters.h"
 #include "internal.h"
@@ -235,14 +237,12 @@ struct sigaction previous_segv, previous_bus;
 char alt_stack[64 * 1024];
 
 void on_fault(int sig, siginfo_t* info, void* ctx) {
-  if (g_launch && g_thread && pthread_equal(g_launch->owner, pthread_self())) {
-    set_sticky(cudaErrorIllegalAddress,
-               std::string(sig == SIGBUS ? "a fault (SIGBUS)" : "an access to unmapped memory") + " at address " +
-                   hex(reinterpret_cast<uintptr_t>(info->si_addr)) + " " + where_kernel() + ", by " +
-                   describe_thread(g_thread->linear) +
-                   " (a pointer far outside every buffer, or a thread's stack of 256 KiB overflowing)");
-    siglongjmp(g_launch->env, 1);
-  }
+  if (g_launch && g_thread)  // device code, on one of the grid's workers (a host thread's g_thread is null)
+    fail(cudaErrorIllegalAddress,
+         std::string(sig == SIGBUS ? "a fault (SIGBUS)" : "an access to unmapped memory") + " at address " +
+             hex(reinterpret_cast<uintptr_t>(info->si_addr)) + " " + where_kernel() + ", by " +
+             describe_thread(g_thread->linear) +
+             " (a pointer far outside every buffer, or a thread's stack of 256 KiB overflowing)");
   // Host code in device memory (a library function: the instrumented accesses are reported before they fault):
   // recorded, device memory opened, and the access retried, as an instrumented one goes on.
   const bool write = (static_cast<ucontext_t*>(ctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0;  // x86-64: a write
@@ -303,16 +303,23 @@ CallEnd end_call() {
 
 }  // namespace hpcjudge_emu
 
-// --- atomics: kernels run one thread at a time, so an atomic is a checked read-modify-write --------
+// --- atomics: a checked read-modify-write, made atomic by compare-and-swap (blocks run side by side) --------
 namespace {
 template <class T, class F>
 T rmw(T* a, F f) {
   hpcjudge_emu::check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), hpcjudge_emu::Access::Atomic);
   if (hpcjudge_emu::counters::g_on)
     hpcjudge_emu::counters::access(reinterpret_cast<uintptr_t>(a), sizeof(T), hpcjudge_emu::Access::Atomic, 0);
-  const T old = *a;
-  *a = f(old);
-  return old;
+  using Bits = std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+  static_assert(sizeof(Bits) == sizeof(T));
+  auto* bits = reinterpret_cast<Bits*>(a);
+  Bits seen = __atomic_load_n(bits, __ATOMIC_RELAXED);
+  for (;;) {
+    const T old = std::bit_cast<T>(seen);
+    if (__atomic_compare_exchange_n(bits, &seen, std::bit_cast<Bits>(static_cast<T>(f(old))), false,
+                                    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return old;
+  }
 }
 }  // namespace
 

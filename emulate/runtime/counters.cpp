@@ -82,7 +82,7 @@ State s;
 // as if its lanes ran fewer at a time; the counts' memory stays bounded).
 constexpr size_t kMaxHeld = size_t{1} << 22;
 
-unsigned warp_lanes(unsigned warp) { return std::min(32u, g_block.nthreads - warp * 32); }
+unsigned warp_lanes(unsigned warp) { return std::min(32u, current_block().nthreads - warp * 32); }
 
 // A global request: its distinct sectors, the bytes its lanes asked for.
 void close_global(const Group& g, PcCounts& p) {
@@ -263,9 +263,9 @@ void barrier_completed() {
   close_all();
   s.runs.clear();
   runner::KernelCounts& k = s.kernel->c;
-  k.barriers += g_block.nwarps;
-  k.warp_instructions += g_block.nwarps;
-  k.active_lanes += g_block.nthreads;
+  k.barriers += current_block().nwarps;
+  k.warp_instructions += current_block().nwarps;
+  k.active_lanes += current_block().nthreads;
 }
 
 void warp_collective(unsigned lanes) {

@@ -2,9 +2,10 @@
 // registers pushed on the running stack, the stack pointer swapped. A thread
 // that ends without ever waiting gives its stack back at once, so a grid
 // without barriers runs on one stack; a block whose threads wait holds one
-// per thread. Stacks are kept for the next launch.
+// per thread. Stacks are kept for the next launch, each worker's in its own pool.
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
@@ -47,10 +48,11 @@ namespace hpcjudge_emu {
 namespace {
 constexpr size_t kStackBytes = size_t{256} << 10;  // a thread's stack: its locals and calls
 constexpr size_t kGuard = 4096;
-std::vector<Stack*> free_stacks;
+std::atomic<unsigned> made{0};
 }  // namespace
 
 Stack* take_stack() {
+  std::vector<Stack*>& free_stacks = g_worker->free_stacks;
   if (!free_stacks.empty()) {
     Stack* s = free_stacks.back();
     free_stacks.pop_back();
@@ -62,12 +64,11 @@ Stack* take_stack() {
   mprotect(p, kGuard, PROT_NONE);  // an overflow faults (reported as the kernel's illegal address)
   // Each stack's top at another offset in its page: a block's 1024 fibers resumed in turn would
   // otherwise all touch the same cache sets.
-  static unsigned made = 0;
-  const size_t color = (made++ * 7 % 64) * 64;
+  const size_t color = (made.fetch_add(1, std::memory_order_relaxed) * 7 % 64) * 64;
   return new Stack{static_cast<char*>(p) + kGuard, kStackBytes - color};
 }
 
-void give_stack(Stack* s) { free_stacks.push_back(s); }
+void give_stack(Stack* s) { g_worker->free_stacks.push_back(s); }
 
 void* new_context(Stack* s, void (*entry)()) {
   // The frame hpcjudge_emu_switch pops: six registers, the return address. (The floating-point

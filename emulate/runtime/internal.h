@@ -1,6 +1,7 @@
 // The emulator's own state, shared by its parts (never seen by a submission):
 //   fiber.cpp    the threads' stacks and the switch between them
 //   launch.cpp   grids, blocks, the scheduler and the block barrier
+//   workers.cpp  the threads that run a grid's blocks side by side, and a grid's failure
 //   warp.cpp     warp collectives
 //   memory.cpp   the device range, allocations, shared memory, every access checked, the race check
 //   api.cpp      errors, streams, events, the device's description, atomics, what the runner asks
@@ -8,6 +9,7 @@
 #pragma once
 #include <pthread.h>
 
+#include <atomic>
 #include <csetjmp>
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +26,7 @@ struct Stack {
   char* base = nullptr;  // the lowest usable byte (a guard page lies below)
   size_t size = 0;
 };
-Stack* take_stack();
+Stack* take_stack();  // from the running worker's pool
 void give_stack(Stack* s);
 // A fresh context on `s` that starts in `entry` (which never returns).
 void* new_context(Stack* s, void (*entry)());
@@ -84,18 +86,71 @@ struct Launch {
   size_t shared = 0;
   Body body = nullptr;
   void* closure = nullptr;
-  sigjmp_buf env;
-  pthread_t owner{};  // the host thread that runs the grid (a fault on another is host code's)
+  uint64_t blocks = 0;                // in the grid
+  std::atomic<uint64_t> next{0};      // the next block in linear order that no worker has taken
+  std::atomic<uint64_t> stop{~0ull};  // the lowest block that failed: a block after it is abandoned
+  // The failure of the lowest block that failed: the grid's error, as running the blocks one by one would give.
+  std::mutex failure_mutex;
+  cudaError_t failure = cudaSuccess;
+  std::string failure_why;
 };
 
+// --- the workers: the threads that run a grid's blocks (workers.cpp) -------------------------
+// Each has its own shared memory (a window of the device range), scheduler, stacks and race-check shadow; the host
+// thread that launches is worker 0. A block runs on one worker, whole.
+// One shadow cell per byte of shared memory: who touched it in the current barrier interval (memory.cpp).
+struct Cell {
+  uint32_t serial = 0, interval = 0;  // the block and interval the rest is for
+  uint16_t w_tid = 0, w_epoch = 0;    // the last writer
+  uint16_t r_tid = 0, r_epoch = 0;    // the last reader, and the highest epoch of the readers before it
+  uint16_t r_others = 0, r_other_tid = 0;  // ... and one of them
+  uint16_t a_tid = 0;                 // the last atomic
+  uint8_t r_warp = 0;                 // the readers' warp, or kManyWarps
+  uint8_t flags = 0;
+};
+struct Worker {
+  unsigned index = 0;
+  uintptr_t shared_base = 0;  // its shared-memory window
+  Block block;
+  Thread* running = nullptr;  // the emulated thread it runs (g_thread on its own thread)
+  unsigned pos = 0;           // the running thread's place in the block's order (the scheduler's pass)
+  void* scheduler_sp = nullptr;
+  uint64_t linear_block = 0;  // the block it runs, in linear order
+  bool busy = false;          // in a block now (for the report at a call's time limit)
+  sigjmp_buf env;             // back to the worker's loop when its block fails or is abandoned
+  std::vector<Stack*> free_stacks;
+  std::vector<std::vector<Cell>> var_cells;  // per __shared__ variable, the race check's shadow
+  std::vector<Cell> dynamic_cells;
+  const char* dynamic_source = nullptr;  // the name dynamic_name was made from
+  std::string dynamic_name = "the dynamic shared memory";
+};
+constexpr unsigned kMaxWorkers = 16;  // shared-memory windows in the device range (memory.cpp)
+Worker& worker(unsigned i);           // 0 <= i < kMaxWorkers
+unsigned workers_started();           // the workers whose state exists (the stall report reads them)
+// The grid's blocks, taken in linear order by `n` workers at once (1: on the calling thread alone), each by
+// run_block(); returns when all have ended.
+void run_grid(Launch& l, unsigned n);
+// How many workers a grid of `blocks` gets: one per CPU the process may run on, at most kMaxWorkers; one when
+// the call counts accesses (counters.h: one stream of requests).
+unsigned workers_for(uint64_t blocks);
+void run_block(Worker& w, uint64_t linear);  // launch.cpp
+
 extern Launch* g_launch;  // the running grid, or null
-extern Block g_block;
-extern Thread* g_thread;  // the running emulated thread, or null (host code)
+extern __thread Worker* g_worker __attribute__((tls_model("initial-exec")));  // this thread's, in a grid; else null
+extern __thread Thread* g_thread __attribute__((tls_model("initial-exec")));  // the running emulated thread, or null (host code)
+inline Block& current_block() { return g_worker->block; }
 extern uint64_t g_launches;
 extern uint64_t g_launches_before_call;  // g_launches when the runner's call began (runner::begin_call)
 
-// Ends the running grid with `why` (a sticky error, as a kernel fault is on the GPU).
+// Ends the running block with `why`; the grid's error (a sticky one, as a kernel fault is on the GPU) is that of its
+// lowest block that failed.
 [[noreturn]] void fail(cudaError_t code, const std::string& why);
+// A block after the grid's lowest failed one stops at its next access or scheduling point, as if never run.
+inline void stop_if_abandoned() {
+  Worker* w = g_worker;
+  if (__builtin_expect(w && w->linear_block > g_launch->stop.load(std::memory_order_relaxed), false))
+    siglongjmp(w->env, 2);
+}
 // "thread (x,y,z) of block (x,y,z)".
 std::string describe_thread(unsigned linear);
 std::string where_kernel();  // "in kernel NAME"
@@ -118,6 +173,9 @@ void reset_shared_for_launch(size_t dynamic_bytes);
 // shared, or other (host, a thread's stack); in a __shared__ variable, its start and bytes too (else 0).
 enum class MemorySpace : uint8_t { Other, Global, Shared };
 MemorySpace memory_space(uintptr_t addr, uintptr_t* var_start, size_t* var_bytes);
+// Whether a __shared__ variable's reference was made outside a grid (one at namespace scope, bound once to worker
+// 0's window): then every grid runs on worker 0 alone.
+bool shared_bound_outside_grid();
 // Outside a kernel and the emulator's own copies and fills, the judge's buffers and every non-managed allocation
 // are PROT_NONE, so host code cannot reach them through code the instrumentation does not see (the C library).
 // A launch holds this for the grid: device memory open, and the lock that orders every change of protection

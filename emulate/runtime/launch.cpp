@@ -1,9 +1,11 @@
-// Grids and blocks. A launch runs at once, on the calling thread: its blocks one
-// after another in the order of their linear index (as the GPU dispatches them),
-// each block's threads as fibers. A thread runs until it waits (a block barrier,
-// a warp collective) or ends; the scheduler then runs the next one that can. The
-// order of the threads differs from block to block (warps shuffled, lanes forward
-// or backward) and the race check does not depend on it, so no order hides a race.
+// Grids and blocks. A launch runs at once: its blocks are taken in the order of
+// their linear index (as the GPU dispatches them) by the workers (workers.cpp:
+// the calling thread, and one more thread per CPU where the grid has blocks to
+// spare), each block whole on one worker, its threads as fibers. A thread runs
+// until it waits (a block barrier, a warp collective) or ends; the worker's
+// scheduler then runs the next one that can. The order of the threads differs
+// from block to block (warps shuffled, lanes forward or backward) and the race
+// check does not depend on it, so no order hides a race.
 #include <signal.h>
 #include <unistd.h>
 
@@ -20,16 +22,15 @@
 namespace hpcjudge_emu {
 
 Launch* g_launch = nullptr;
-Block g_block;
-Thread* g_thread = nullptr;
+__thread Worker* g_worker __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread Thread* g_thread __attribute__((tls_model("initial-exec"))) = nullptr;
 uint64_t g_launches = 0;
 uint64_t g_launches_before_call = 0;
 
 namespace {
 
 std::recursive_mutex launch_mutex;  // host threads of a submission launch one at a time
-void* scheduler_sp = nullptr;
-uint32_t block_serial = 0;
+std::atomic<uint32_t> block_serial{0};
 size_t optin_dynamic_shared = 0;
 
 constexpr unsigned kMaxThreads = 1024;
@@ -43,14 +44,16 @@ uint64_t mix(uint64_t x) {
 }
 
 std::string dims(dim3 d) {
-  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+  std::string s = "(";  // appended: GCC 12 warns of a false overlap (-Wrestrict) in "(" + std::to_string(...)
+  s.append(std::to_string(d.x)).append(",").append(std::to_string(d.y)).append(",").append(std::to_string(d.z));
+  return s.append(")");
 }
 
 [[noreturn]] void thread_main() {
   g_launch->body(g_launch->closure);
   Thread& t = *g_thread;
   t.state = Thread::Exited;
-  Block& b = g_block;
+  Block& b = current_block();
   ++b.exited;
   b.lanes[t.warp].exited |= 1u << t.lane;
   // A lane of this warp waiting at a collective that names this one can never go on.
@@ -79,28 +82,38 @@ std::string dims(dim3 d) {
              std::to_string(b.exited) + " have exited without reaching it (" + describe_thread(t.linear) +
              " among them): every thread of a block must reach each barrier");
   }
-  hpcjudge_emu_switch(&t.sp, scheduler_sp);
+  hpcjudge_emu_switch(&t.sp, g_worker->scheduler_sp);
   __builtin_unreachable();
 }
 
-void resume(Thread& t) {
+bool can_run(const Thread& t) { return t.state == Thread::Unstarted || t.state == Thread::Runnable; }
+
+// `t` made the running thread, its context made first if it has none.
+void enter(Worker& w, Thread& t) {
   if (t.state == Thread::Unstarted) {
     t.stack = take_stack();
     t.sp = new_context(t.stack, thread_main);
     t.state = Thread::Runnable;
   }
-  g_thread = &t;
+  g_thread = w.running = &t;
   threadIdx = t.idx;
-  hpcjudge_emu_switch(&scheduler_sp, t.sp);
-  g_thread = nullptr;
-  if (t.state == Thread::Exited) {
-    give_stack(t.stack);
-    t.stack = nullptr;
+}
+
+// Runs `t` and the threads it hands the worker to (yield()), until one comes back to the scheduler: the last of
+// the pass to wait, or one that exited (its stack back to the pool).
+void resume(Worker& w, Thread& t) {
+  enter(w, t);
+  hpcjudge_emu_switch(&w.scheduler_sp, t.sp);
+  Thread& back = *w.running;
+  g_thread = w.running = nullptr;
+  if (back.state == Thread::Exited) {
+    give_stack(back.stack);
+    back.stack = nullptr;
   }
 }
 
 [[noreturn]] void deadlock() {
-  const Block& b = g_block;
+  const Block& b = current_block();
   std::string at_barrier, at_warp;
   unsigned nb = 0, nw = 0;
   for (const Thread& t : b.threads) {
@@ -117,14 +130,17 @@ void resume(Thread& t) {
   fail(cudaErrorLaunchFailure, why);
 }
 
-void run_block(const dim3& bidx, uint64_t linear_block) {
-  Block& b = g_block;
-  const dim3 bd = g_launch->block;
-  b.idx = {bidx.x, bidx.y, bidx.z};
+}  // namespace
+
+void run_block(Worker& w, uint64_t linear_block) {
+  Block& b = w.block;
+  const dim3 bd = g_launch->block, g = g_launch->grid;
+  b.idx = {static_cast<unsigned>(linear_block % g.x), static_cast<unsigned>(linear_block / g.x % g.y),
+           static_cast<unsigned>(linear_block / (uint64_t{g.x} * g.y))};
   b.nthreads = bd.x * bd.y * bd.z;
   b.nwarps = (b.nthreads + 31) / 32;
   b.arrived = b.exited = 0;
-  b.serial = ++block_serial;
+  b.serial = block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
   b.interval = 0;
   b.threads.resize(b.nthreads);
   b.at_warp.assign(b.nwarps, 0);
@@ -158,12 +174,15 @@ void run_block(const dim3& bidx, uint64_t linear_block) {
   }
   blockIdx = b.idx;
   if (counters::g_on) counters::block_begin();
+  // Passes over the order: each runnable thread in turn (w.pos, which yield() moves on where it hands over).
+  const unsigned n = static_cast<unsigned>(b.order.size());
   while (b.exited < b.nthreads) {
+    stop_if_abandoned();
     bool ran = false;
-    for (unsigned i : b.order) {
-      Thread& t = b.threads[i];
-      if (t.state == Thread::Unstarted || t.state == Thread::Runnable) {
-        resume(t);
+    for (w.pos = 0; w.pos < n; ++w.pos) {
+      Thread& t = b.threads[b.order[w.pos]];
+      if (can_run(t)) {
+        resume(w, t);
         ran = true;
       }
     }
@@ -172,8 +191,10 @@ void run_block(const dim3& bidx, uint64_t linear_block) {
   if (counters::g_on) counters::block_end();
 }
 
+namespace {
+
 void complete_barrier(Thread& caller) {
-  Block& b = g_block;
+  Block& b = current_block();
   int count = 0;
   bool all = true, any = false;
   for (const Thread& t : b.threads) {
@@ -211,34 +232,59 @@ std::string hex(uint64_t v) {
 std::string describe_thread(unsigned linear) {
   const dim3 bd = g_launch ? g_launch->block : dim3();
   const uint3 t{linear % bd.x, (linear / bd.x) % bd.y, linear / (bd.x * bd.y)};
+  const uint3 b = g_worker ? g_worker->block.idx : uint3{0, 0, 0};
   return "thread (" + std::to_string(t.x) + "," + std::to_string(t.y) + "," + std::to_string(t.z) + ") of block (" +
-         std::to_string(g_block.idx.x) + "," + std::to_string(g_block.idx.y) + "," + std::to_string(g_block.idx.z) +
-         ")";
+         std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ")";
 }
 
 std::string where_kernel() { return std::string("in kernel ") + (g_launch ? g_launch->name : "?"); }
 
+// Straight to the next thread of the pass that can run (one switch, as the scheduler would choose it), or back to
+// the scheduler where none is left in the pass.
 void yield() {
   Thread& t = *g_thread;
-  hpcjudge_emu_switch(&t.sp, scheduler_sp);
-  g_thread = &t;
+  Worker& w = *g_worker;
+  const Block& b = w.block;
+  const unsigned n = static_cast<unsigned>(b.order.size());
+  unsigned p = w.pos + 1;
+  while (p < n && !can_run(b.threads[b.order[p]])) ++p;
+  w.pos = p;
+  if (p < n) {
+    Thread& next = w.block.threads[b.order[p]];
+    enter(w, next);
+    hpcjudge_emu_switch(&t.sp, next.sp);
+  } else {
+    hpcjudge_emu_switch(&t.sp, w.scheduler_sp);
+  }
+  g_thread = w.running = &t;
   threadIdx = t.idx;
 }
 
 [[noreturn]] void fail(cudaError_t code, const std::string& why) {
-  set_sticky(code, why);
-  siglongjmp(g_launch->env, 1);
+  Worker& w = *g_worker;
+  Launch& l = *g_launch;
+  {
+    std::lock_guard lock(l.failure_mutex);
+    // Only the lowest block's failure is the grid's: the one running the blocks one by one would meet first.
+    if (w.linear_block < l.stop.load(std::memory_order_relaxed)) {
+      l.failure = code;
+      l.failure_why = why;
+      l.stop.store(w.linear_block, std::memory_order_relaxed);
+    }
+  }
+  siglongjmp(w.env, 1);
 }
 
 void set_max_dynamic_shared(size_t bytes) { optin_dynamic_shared = std::max(optin_dynamic_shared, bytes); }
 size_t max_dynamic_shared_optin() { return optin_dynamic_shared; }
 
 void launch(const char* name, const LaunchConfig& cfg, Body body, void* closure) {
-  std::lock_guard lock(launch_mutex);
-  if (g_launch)
+  // From device code (before the lock, which the host thread that launched the running grid holds).
+  if (g_thread)
     return set_sticky(cudaErrorNotSupported,
                       std::string("not supported by CPU emulation: a kernel launch from device code (dynamic "
                                   "parallelism, ") + name + " launched " + where_kernel() + "); judge on a GPU");
+  std::lock_guard lock(launch_mutex);
   if (sticky_set()) return;
   const dim3 g = cfg.grid, bl = cfg.block;
   const std::string what = std::string("kernel ") + name + " launched with grid " + dims(g) + " and block " + dims(bl);
@@ -265,7 +311,7 @@ void launch(const char* name, const LaunchConfig& cfg, Body body, void* closure)
   l.shared = cfg.shared;
   l.body = body;
   l.closure = closure;
-  l.owner = pthread_self();
+  l.blocks = uint64_t{g.x} * g.y * g.z;
   ++g_launches;
   reset_shared_for_launch(cfg.shared);
   const uint3 saved_t = threadIdx, saved_b = blockIdx;
@@ -274,22 +320,10 @@ void launch(const char* name, const LaunchConfig& cfg, Body body, void* closure)
   gridDim = g;
   g_launch = &l;
   if (counters::g_on) counters::launch_begin(l);
-  if (sigsetjmp(l.env, 1) == 0) {
-    uint64_t linear = 0;
-    for (unsigned z = 0; z < g.z; ++z)
-      for (unsigned y = 0; y < g.y; ++y)
-        for (unsigned x = 0; x < g.x; ++x) run_block(dim3(x, y, z), linear++);
-  } else {
-    // A thread failed: the grid ends there. Its threads' stacks go back to the pool.
-    for (Thread& t : g_block.threads)
-      if (t.stack) {
-        give_stack(t.stack);
-        t.stack = nullptr;
-      }
-  }
+  run_grid(l, workers_for(l.blocks));
+  if (l.failure != cudaSuccess) set_sticky(l.failure, l.failure_why);  // a thread failed: the grid ended there
   if (counters::g_on) counters::launch_end();
   g_launch = nullptr;
-  g_thread = nullptr;
   threadIdx = saved_t;
   blockIdx = saved_b;
   blockDim = saved_bd;
@@ -300,7 +334,7 @@ int block_barrier(BarrierKind kind, int predicate, int line) {
   Thread* self = g_thread;
   if (!self) return 0;  // host code: nothing to wait for
   Thread& t = *self;
-  Block& b = g_block;
+  Block& b = current_block();
   // A lane of this warp waiting in a collective that names this thread waits for ever.
   for (unsigned l = 0; l < 32 && b.at_warp[t.warp]; ++l) {
     const unsigned i = t.warp * 32 + l;
@@ -332,7 +366,7 @@ int block_barrier(BarrierKind kind, int predicate, int line) {
   return t.result;
 }
 
-void fence() { std::atomic_signal_fence(std::memory_order_seq_cst); }
+void fence() { std::atomic_thread_fence(std::memory_order_seq_cst); }  // blocks run side by side
 
 // --- what was running at a call's time limit (kStallSignal, emulate/runtime/runner.h) ------------------------
 namespace {
@@ -347,9 +381,9 @@ struct StallLine {
     const int n = std::snprintf(text + used, sizeof text - used, format, args...);
     if (n > 0) used = std::min(sizeof text - 1, used + static_cast<size_t>(n));
   }
-  void thread(const Thread& t) {
+  void thread(const Thread& t, const Thread* running) {
     add("(%u,%u,%u) ", t.idx.x, t.idx.y, t.idx.z);
-    if (&t == g_thread) add("running");
+    if (&t == running) add("running");
     else if (t.state == Thread::AtBarrier) add("at __syncthreads() (line %d)", t.line);
     else if (t.state == Thread::AtWarp) add("in a warp collective (line %d)", t.line);
     else if (t.state == Thread::Unstarted) add("not started");
@@ -357,29 +391,43 @@ struct StallLine {
   }
 };
 
-// The grid, the block that was running (its place among the grid's blocks) and up to four of its threads that had
-// not ended, the running one first.
-void describe_stall(StallLine& l, const Launch& g) {
-  const Block& b = g_block;
-  const uint64_t blocks = uint64_t{g.grid.x} * g.grid.y * g.grid.z;
-  const uint64_t at = b.idx.x + uint64_t{g.grid.x} * (b.idx.y + uint64_t{g.grid.y} * b.idx.z);
+// The grid, the first block in launch order that was running (its place among the grid's blocks, the others
+// running beside it on other workers) and up to four of its threads that had not ended, the running one first.
+void describe_stall(StallLine& l, const Launch& g, const Worker& w, unsigned beside) {
+  const Block& b = w.block;
+  const uint64_t at = w.linear_block, started = std::min(g.blocks, g.next.load(std::memory_order_relaxed));
   l.add("kernel %s (grid (%u,%u,%u), blocks of (%u,%u,%u) threads) was still running in block (%u,%u,%u), block %llu "
-        "of %llu in launch order (%llu after it not started); ",
+        "of %llu in launch order (%llu after it not started",
         g.name, g.grid.x, g.grid.y, g.grid.z, g.block.x, g.block.y, g.block.z, b.idx.x, b.idx.y, b.idx.z,
-        static_cast<unsigned long long>(at + 1), static_cast<unsigned long long>(blocks),
-        static_cast<unsigned long long>(blocks - at - 1));
+        static_cast<unsigned long long>(at + 1), static_cast<unsigned long long>(g.blocks),
+        static_cast<unsigned long long>(g.blocks - std::max(started, at + 1)));
+  if (beside) l.add(", %u running beside it", beside);
   const unsigned open = b.nthreads - b.exited;
-  l.add("%u of its %u threads had not ended: ", open, b.nthreads);
+  l.add("); %u of its %u threads had not ended: ", open, b.nthreads);
+  const Thread* running = w.running;
   unsigned listed = 0;
-  if (g_thread) l.thread(*g_thread), ++listed;
+  if (running) l.thread(*running, running), ++listed;
   for (unsigned i = 0; i < b.nthreads && listed < 4; ++i) {
     const Thread& t = b.threads[i];
-    if (&t == g_thread || t.state == Thread::Exited) continue;
-    l.add(", ");
-    l.thread(t);
+    if (&t == running || t.state == Thread::Exited) continue;
+    if (listed) l.add(", ");
+    l.thread(t, running);
     ++listed;
   }
   if (open > listed) l.add(" and %u more", open - listed);
+}
+
+// The busy worker with the first block in launch order, or null; `beside`: how many others are busy.
+const Worker* first_busy(unsigned* beside) {
+  const Worker* first = nullptr;
+  *beside = 0;
+  for (unsigned i = 0; i < workers_started(); ++i) {
+    const Worker& w = worker(i);
+    if (!w.busy || w.block.threads.size() != w.block.nthreads) continue;
+    if (first) ++*beside;
+    if (!first || w.linear_block < first->linear_block) first = &w;
+  }
+  return first;
 }
 
 void on_stall_signal(int) {
@@ -388,7 +436,9 @@ void on_stall_signal(int) {
   l.used = 0;
   l.add("\n%s", kStallMark);
   const Launch* g = g_launch;
-  if (g && g_block.threads.size() == g_block.nthreads) describe_stall(l, *g);
+  unsigned beside = 0;
+  const Worker* w = g ? first_busy(&beside) : nullptr;
+  if (w) describe_stall(l, *g, *w, beside);
   else l.add("no kernel was running at the limit (host code was)");
   const auto launches = static_cast<unsigned long long>(g_launches - g_launches_before_call);
   l.add("; %llu kernel launch%s in the call", launches, launches == 1 ? "" : "es");
@@ -413,7 +463,7 @@ void install_stall_report() {
 
 }  // namespace hpcjudge_emu
 
-uint3 threadIdx{0, 0, 0};
-uint3 blockIdx{0, 0, 0};
+__thread uint3 threadIdx __attribute__((tls_model("initial-exec"))) {0, 0, 0};
+__thread uint3 blockIdx __attribute__((tls_model("initial-exec"))) {0, 0, 0};
 dim3 blockDim{1, 1, 1};
 dim3 gridDim{1, 1, 1};

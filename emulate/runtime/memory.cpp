@@ -1,7 +1,8 @@
 // Device memory and every access to it. All of it lies in one reserved range:
 //   [0, 256 GiB)          the judge's buffers (the shared host arena's file, mapped here at setup)
-//   [256 GiB, +64 MiB)    __shared__ variables (each at its own place, 4 KiB apart), then
-//                         the dynamic shared memory of the running launch
+//   [256 GiB, 257 GiB)    shared memory: a 64 MiB window per worker (internal.h), each with the
+//                         __shared__ variables (each at its own place, 4 KiB apart, at the same
+//                         place in every window), then the dynamic shared memory of the running launch
 //   [257 GiB, 513 GiB)    cudaMalloc: each allocation on pages of its own, never reused,
 //                         with an unmapped page after it
 // The submission is compiled with GCC's thread-sanitizer instrumentation (and
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -38,16 +40,17 @@ namespace hpcjudge_emu {
 namespace {
 
 constexpr uintptr_t GiB = uintptr_t{1} << 30;
-constexpr uintptr_t kArenaSpan = 256 * GiB, kSharedOff = 256 * GiB, kSharedSpan = 64 << 20;
-constexpr uintptr_t kDynamicOff = kSharedOff + (48 << 20), kHeapOff = 257 * GiB, kHeapSpan = 256 * GiB;
+constexpr uintptr_t kArenaSpan = 256 * GiB, kSharedOff = 256 * GiB, kSharedSpan = 64 << 20;  // a worker's window
+constexpr uintptr_t kSharedAll = kMaxWorkers * kSharedSpan;
+constexpr uintptr_t kDynamicIn = 48 << 20, kHeapOff = 257 * GiB, kHeapSpan = 256 * GiB;  // in a window; after
+static_assert(kSharedOff + kSharedAll <= kHeapOff);
 constexpr uintptr_t kSpan = kHeapOff + kHeapSpan;
 constexpr size_t kPage = 4096;
 
 uintptr_t g_lo = 0, g_span = 0;  // the reserved range; g_span = 0 until set up (every access passes)
 size_t arena_mapped = 0;
-size_t static_shared_used = 0;  // bump offset in the __shared__ window
+size_t static_shared_used = 0;  // bump offset in the __shared__ part of a window
 size_t dynamic_bytes = 0;       // the running launch's dynamic shared memory
-std::string dynamic_name = "the dynamic shared memory";
 
 // The judge's buffers of the current call.
 std::vector<runner::Buffer> buffers;
@@ -64,27 +67,30 @@ uintptr_t heap_next = 0;
 uint64_t allocations_made = 0;
 runner::Ledger ledger;
 
-// One shadow cell per byte of shared memory: who touched it in the current barrier interval.
-struct Cell {
-  uint32_t serial = 0, interval = 0;  // the block and interval the rest is for
-  uint16_t w_tid = 0, w_epoch = 0;    // the last writer
-  uint16_t r_tid = 0, r_epoch = 0;    // the last reader, and the highest epoch of the readers before it
-  uint16_t r_others = 0, r_other_tid = 0;  // ... and one of them
-  uint16_t a_tid = 0;                 // the last atomic
-  uint8_t r_warp = 0;                 // the readers' warp, or kManyWarps
-  uint8_t flags = 0;
-};
 constexpr uint8_t kW = 1, kR = 2, kRMany = 4, kA = 8, kAMany = 16, kManyWarps = 0xff;
 
+// A __shared__ variable: its place in every window. The table never moves (its capacity is reserved at setup) and
+// grows under shared_mutex, its length published last, so that workers look a variable up while another adds one.
 struct SharedVar {
-  uintptr_t start = 0;
+  uintptr_t start = 0;  // in a window
   size_t bytes = 0;
   std::string name;
   int line = 0;
-  std::vector<Cell> cells;
 };
-std::vector<SharedVar> shared_vars;  // by address (allocated in order)
-std::vector<Cell> dynamic_cells;
+constexpr size_t kMaxSharedVars = kDynamicIn / kPage;  // each takes a page at least
+std::mutex shared_mutex;
+std::vector<SharedVar> shared_vars;  // by place (allocated in order)
+std::atomic<size_t> shared_count{0};
+
+// The variable at `in` (a place in a window), or null where `in` is before every variable.
+const SharedVar* shared_var_at(uintptr_t in, size_t* index) {
+  const SharedVar* first = shared_vars.data();
+  const SharedVar* last = first + shared_count.load(std::memory_order_acquire);
+  const SharedVar* it = std::upper_bound(first, last, in, [](uintptr_t a, const SharedVar& v) { return a < v.start; });
+  if (it == first) return nullptr;
+  *index = static_cast<size_t>(it - first - 1);
+  return it - 1;
+}
 
 std::string element(const std::string& name, intptr_t index) { return name + "[" + std::to_string(index) + "]"; }
 
@@ -133,7 +139,10 @@ void check_heap(uintptr_t addr, size_t size, Access kind, bool device_code) {
   std::string what;
   bool from_device = device_code;
   {
-    std::lock_guard lock(heap_mutex);
+    // Device code reads the table unlocked: it runs only inside a launch, which holds gate_mutex, and every change
+    // of the table is made under gate_mutex (the workers of a grid would otherwise queue on heap_mutex).
+    std::unique_lock lock(heap_mutex, std::defer_lock);
+    if (!device_code) lock.lock();
     auto it = allocations.upper_bound(addr);
     if (it != allocations.begin()) {
       --it;
@@ -162,7 +171,7 @@ void check_heap(uintptr_t addr, size_t size, Access kind, bool device_code) {
 // The race rule on one byte's cell, for the running thread.
 // `prefix` + `name` names the memory (built only for a report: this runs for every byte of every access).
 void race_check(Cell& c, Access kind, const char* prefix, const std::string& name, size_t byte_offset, size_t elem) {
-  const Block& b = g_block;
+  const Block& b = current_block();
   const Thread& t = *g_thread;
   if (c.serial != b.serial || c.interval != b.interval) c = Cell{b.serial, b.interval};
   const auto ordered = [&](uint16_t tid, uint16_t epoch) {
@@ -221,26 +230,34 @@ void race_check(Cell& c, Access kind, const char* prefix, const std::string& nam
   }
 }
 
+// Shared memory: the running worker's own window only (another's is another block's, unreachable on a GPU).
 void check_shared(uintptr_t off, size_t size, Access kind, bool device_code) {
-  const uintptr_t addr = g_lo + off;
   if (!device_code) return report(false, std::string(verb(kind)) + " of shared memory outside a kernel");
-  if (off >= kDynamicOff) {
-    const size_t at = off - kDynamicOff;
+  Worker& w = *g_worker;
+  const uintptr_t in = (off - kSharedOff) % kSharedSpan;
+  if ((off - kSharedOff) / kSharedSpan != w.index)
+    out_of_bounds(std::string(verb(kind)) + " of another block's shared memory (a pointer into shared memory that "
+                  "another block made)");
+  if (in >= kDynamicIn) {
+    const size_t at = in - kDynamicIn;
     if (at + size > dynamic_bytes)
-      out_of_bounds(std::string(verb(kind)) + " past the end of " + dynamic_name + ": byte " + std::to_string(at) +
+      out_of_bounds(std::string(verb(kind)) + " past the end of " + w.dynamic_name + ": byte " + std::to_string(at) +
                     " of the " + std::to_string(dynamic_bytes) + " bytes this launch gave it");
-    for (size_t i = 0; i < size; ++i) race_check(dynamic_cells[at + i], kind, "", dynamic_name, at, size);
+    if (w.dynamic_cells.size() < dynamic_bytes) w.dynamic_cells.resize(dynamic_bytes);
+    for (size_t i = 0; i < size; ++i) race_check(w.dynamic_cells[at + i], kind, "", w.dynamic_name, at, size);
     return;
   }
-  auto it = std::upper_bound(shared_vars.begin(), shared_vars.end(), addr,
-                             [](uintptr_t a, const SharedVar& v) { return a < v.start; });
-  if (it == shared_vars.begin()) out_of_bounds(std::string(verb(kind)) + " of shared memory before every __shared__ variable");
-  SharedVar& v = *--it;
-  const size_t at = addr - v.start;
-  if (at + size > v.bytes)
-    out_of_bounds(std::string(verb(kind)) + " past the end of __shared__ " + v.name + " (line " + std::to_string(v.line) +
-                  ", " + std::to_string(v.bytes) + " bytes): byte " + std::to_string(at));
-  for (size_t i = 0; i < size; ++i) race_check(v.cells[at + i], kind, "__shared__ ", v.name, at, size);
+  size_t index = 0;
+  const SharedVar* v = shared_var_at(in, &index);
+  if (!v) out_of_bounds(std::string(verb(kind)) + " of shared memory before every __shared__ variable");
+  const size_t at = in - v->start;
+  if (at + size > v->bytes)
+    out_of_bounds(std::string(verb(kind)) + " past the end of __shared__ " + v->name + " (line " + std::to_string(v->line) +
+                  ", " + std::to_string(v->bytes) + " bytes): byte " + std::to_string(at));
+  if (w.var_cells.size() <= index) w.var_cells.resize(index + 1);
+  std::vector<Cell>& cells = w.var_cells[index];
+  if (cells.size() < v->bytes) cells.resize(v->bytes);
+  for (size_t i = 0; i < size; ++i) race_check(cells[at + i], kind, "__shared__ ", v->name, at, size);
 }
 
 // --- host access: device memory inaccessible outside kernels and the emulator's own copies ---------------
@@ -369,9 +386,10 @@ void check_access(uintptr_t addr, size_t size, Access kind) {
   const uintptr_t off = addr - g_lo;
   if (off >= g_span) return;
   const bool device_code = g_thread != nullptr;
+  if (device_code) stop_if_abandoned();
   if (off < kArenaSpan) {
     if (off + size <= arena_mapped || device_code) return check_arena(off, size, kind, device_code);
-  } else if (off >= kSharedOff && off < kSharedOff + kSharedSpan) {
+  } else if (off >= kSharedOff && off < kSharedOff + kSharedAll) {
     return check_shared(off, size, kind, device_code);
   } else if (off >= kHeapOff) {
     return check_heap(addr, size, kind, device_code);
@@ -383,45 +401,65 @@ MemorySpace memory_space(uintptr_t addr, uintptr_t* var_start, size_t* var_bytes
   const uintptr_t off = addr - g_lo;
   if (off >= g_span) return MemorySpace::Other;
   if (off < kArenaSpan || off >= kHeapOff) return MemorySpace::Global;
-  if (off >= kSharedOff + kSharedSpan) return MemorySpace::Other;
-  if (off < kDynamicOff) {
-    auto it = std::upper_bound(shared_vars.begin(), shared_vars.end(), addr,
-                               [](uintptr_t a, const SharedVar& v) { return a < v.start; });
-    if (it != shared_vars.begin()) {
-      --it;
-      *var_start = it->start;
-      *var_bytes = it->bytes;
+  if (off >= kSharedOff + kSharedAll) return MemorySpace::Other;
+  const uintptr_t in = (off - kSharedOff) % kSharedSpan;
+  size_t index = 0;
+  if (in < kDynamicIn)
+    if (const SharedVar* v = shared_var_at(in, &index)) {
+      *var_start = addr - in + v->start;
+      *var_bytes = v->bytes;
     }
-  }
   return MemorySpace::Shared;
 }
 
-void reset_shared_for_launch(size_t bytes) {
-  dynamic_bytes = bytes;
-  if (dynamic_cells.size() < bytes) dynamic_cells.resize(bytes);
-}
+void reset_shared_for_launch(size_t bytes) { dynamic_bytes = bytes; }
 
-void* shared_storage(const char* name, size_t bytes, size_t align, int line) {
+uintptr_t window(unsigned worker) { return g_lo + kSharedOff + worker * kSharedSpan; }
+
+}  // namespace hpcjudge_emu
+
+__thread uintptr_t hpcjudge_emu::g_shared_base __attribute__((tls_model("initial-exec"))) = 0;
+
+namespace hpcjudge_emu {
+
+namespace {
+std::atomic<bool> bound_outside_grid{false};
+}  // namespace
+
+bool shared_bound_outside_grid() { return bound_outside_grid.load(std::memory_order_relaxed); }
+
+uintptr_t shared_slot(SharedSlot& slot, const char* name, size_t bytes, size_t align, int line) {
   if (!g_span) throw std::runtime_error("the CUDA emulator is not set up");
+  if (!g_worker) bound_outside_grid = true;
+  std::unique_lock lock(shared_mutex);
+  if (const uintptr_t taken = __atomic_load_n(&slot.place, __ATOMIC_ACQUIRE)) return taken - 1;  // another worker's
   static_shared_used = (static_shared_used + kPage - 1) / kPage * kPage;
   static_shared_used = (static_shared_used + align - 1) / align * align;
-  if (static_shared_used + bytes + kPage > kDynamicOff - kSharedOff)
+  if (static_shared_used + bytes + kPage > kDynamicIn || shared_vars.size() == kMaxSharedVars) {
+    lock.unlock();
+    if (!g_worker) throw std::runtime_error("too much __shared__ memory");
     fail(cudaErrorLaunchOutOfResources, "too much __shared__ memory " + where_kernel());
-  SharedVar v;
-  v.start = g_lo + kSharedOff + static_shared_used;
-  v.bytes = bytes;
-  v.name = name;
-  v.line = line;
-  v.cells.resize(bytes);
+  }
+  const uintptr_t at = static_shared_used;
+  shared_vars.push_back(SharedVar{at, bytes, name, line});  // within the reserved capacity: nothing moves
+  shared_count.store(shared_vars.size(), std::memory_order_release);
   static_shared_used += bytes + kPage;  // a page apart: an index past one variable does not land in the next
-  shared_vars.push_back(std::move(v));
-  return reinterpret_cast<void*>(shared_vars.back().start);
+  __atomic_store_n(&slot.place, at + 1, __ATOMIC_RELEASE);
+  return at;
 }
+
+uintptr_t host_shared_base() { return window(0); }
 
 void* dynamic_shared(const char* name) {
   if (!g_span) throw std::runtime_error("the CUDA emulator is not set up");
-  dynamic_name = std::string("extern __shared__ ") + name + "[] (the dynamic shared memory)";
-  return reinterpret_cast<void*>(g_lo + kDynamicOff);
+  if (Worker* w = g_worker) {
+    if (w->dynamic_source != name) {
+      w->dynamic_source = name;
+      w->dynamic_name = std::string("extern __shared__ ") + name + "[] (the dynamic shared memory)";
+    }
+    return reinterpret_cast<void*>(w->shared_base + kDynamicIn);
+  }
+  return reinterpret_cast<void*>(window(0) + kDynamicIn);
 }
 
 cudaError_t malloc_device(void** p, size_t bytes, bool managed) {
@@ -566,7 +604,9 @@ void setup(int arena_fd) {
   void* p = device_mmap(nullptr, kSpan, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::runtime_error("cannot reserve the emulated device's address range");
   g_lo = reinterpret_cast<uintptr_t>(p);
-  reserve(kSharedOff, kSharedSpan);
+  reserve(kSharedOff, kSharedAll);
+  shared_vars.reserve(kMaxSharedVars);
+  for (unsigned i = 0; i < kMaxWorkers; ++i) worker(i).shared_base = window(i);
   // The arena file over the whole of its part, closed to the host (see the top), however far the judge grows it
   // (a page past the file's end is never opened: map_arena() says how far it reaches); the descriptor closed, so
   // no other code of the process can map the file elsewhere.

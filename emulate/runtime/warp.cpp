@@ -37,12 +37,12 @@ const char* op_name(WarpOp op) {
 
 // The lanes that exist in warp `w` (the last warp of a block may be partial).
 unsigned existing_lanes(unsigned w) {
-  const unsigned first = w * 32, n = std::min(32u, g_block.nthreads - first);
+  const unsigned first = w * 32, n = std::min(32u, current_block().nthreads - first);
   return n == 32 ? 0xffffffffu : ((1u << n) - 1u);
 }
 
 void complete(unsigned warp, unsigned lanes, const Thread& caller) {
-  Block& b = g_block;
+  Block& b = current_block();
   if (counters::g_on) counters::warp_collective(lanes);
   Thread* l[32] = {};
   uint16_t epoch = 0;
@@ -123,7 +123,7 @@ namespace {
 [[noreturn]] void mismatch(const Thread& t, const WarpLanes& w, uint32_t bad, uint32_t mismatched, WarpOp op,
                            unsigned mask, int line) {
   const unsigned i = static_cast<unsigned>(__builtin_ctz(bad));
-  const Thread& u = g_block.threads[t.warp * 32 + i];
+  const Thread& u = current_block().threads[t.warp * 32 + i];
   const std::string head = "warp collective mask mismatch " + where_kernel() + ": " + describe_thread(t.linear) +
                            " calls " + std::string(op_name(op)) + " (line " + std::to_string(line) + ") with mask " +
                            hex(mask);
@@ -143,7 +143,7 @@ uint64_t warp_collective(WarpOp op, unsigned mask, uint64_t value, int arg, int 
   Thread* self = g_thread;
   if (!self) return value;  // host code
   Thread& t = *self;
-  Block& b = g_block;
+  Block& b = current_block();
   if (!(mask >> t.lane & 1u))
     fail(cudaErrorLaunchFailure, "warp collective mask mismatch " + where_kernel() + ": " + describe_thread(t.linear) +
                                      " (lane " + std::to_string(t.lane) + ") calls " + std::string(op_name(op)) +
@@ -191,7 +191,7 @@ uint64_t warp_collective(WarpOp op, unsigned mask, uint64_t value, int arg, int 
 unsigned active_mask() {
   if (!g_thread) return 1;
   const unsigned w = g_thread->warp;
-  return existing_lanes(w) & ~g_block.lanes[w].exited;
+  return existing_lanes(w) & ~current_block().lanes[w].exited;
 }
 
 unsigned lane_id() { return g_thread ? g_thread->lane : 0; }

@@ -23,7 +23,7 @@ inline int __syncthreads_and(int p, int line = __builtin_LINE()) {
 inline int __syncthreads_or(int p, int line = __builtin_LINE()) {
   return hpcjudge_emu::block_barrier(hpcjudge_emu::BarrierKind::Or, p, line);
 }
-// Fences order memory; the emulator runs one thread at a time, so they only keep the compiler from reordering.
+// Fences order memory: blocks run side by side on the emulator's workers, so each is a full fence.
 inline void __threadfence() { hpcjudge_emu::fence(); }
 inline void __threadfence_block() { hpcjudge_emu::fence(); }
 inline void __threadfence_system() { hpcjudge_emu::fence(); }

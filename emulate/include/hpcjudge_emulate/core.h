@@ -34,9 +34,10 @@ struct dim3 {
   constexpr operator uint3() const { return {x, y, z}; }
 };
 
-// The running thread's indices, set by the emulator before each thread runs.
-extern uint3 threadIdx;
-extern uint3 blockIdx;
+// The running thread's indices, set by the emulator before each thread runs (each worker thread's own: blocks
+// run side by side, emulate/runtime/workers.cpp).
+extern __thread uint3 threadIdx __attribute__((tls_model("initial-exec")));
+extern __thread uint3 blockIdx __attribute__((tls_model("initial-exec")));
 extern dim3 blockDim;
 extern dim3 gridDim;
 constexpr int warpSize = 32;

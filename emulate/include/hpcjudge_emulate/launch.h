@@ -4,7 +4,7 @@
 //                                 [&](auto&&... a) { kernel(a...); })(args...)
 // so the arguments are evaluated once, on the host, and every emulated thread
 // calls the kernel with its own copy of them. The launch runs at once (streams
-// are in order): the blocks one after another, each block's threads as fibers.
+// are in order): the blocks taken in linear order by the emulator's workers, each block's threads as fibers.
 #pragma once
 #include <tuple>
 #include <type_traits>

@@ -29,9 +29,15 @@ cudaError_t memcpy_checked(void* dst, const void* src, size_t bytes, cudaMemcpyK
 cudaError_t memset_checked(void* dst, int value, size_t bytes, const char* what);
 cudaError_t mem_get_info(size_t* free, size_t* total);
 // The block's shared memory: a __shared__ declaration becomes a reference to
-// storage the emulator keeps for it (bounds and races checked); extern __shared__
-// arrays all start at the launch's dynamic shared memory.
-void* shared_storage(const char* name, size_t bytes, size_t align, int line);
+// storage the emulator keeps for it (bounds and races checked), at the same place
+// in the shared-memory window of each thread that runs blocks (g_shared_base);
+// extern __shared__ arrays all start at the launch's dynamic shared memory.
+struct SharedSlot {
+  uintptr_t place;  // in a window, plus one; 0 until the declaration first runs
+};
+uintptr_t shared_slot(SharedSlot& slot, const char* name, size_t bytes, size_t align, int line);
+extern __thread uintptr_t g_shared_base __attribute__((tls_model("initial-exec")));  // 0 outside a grid
+uintptr_t host_shared_base();
 void* dynamic_shared(const char* name);
 }  // namespace hpcjudge_emu
 
@@ -133,12 +139,16 @@ inline cudaError_t cudaGetSymbolSize(size_t* n, const T&) {
 }
 
 namespace hpcjudge_emu {
-// `__shared__ T name[16][16];` becomes `static T (&name)[16][16] = shared<T[16][16]>("name", line);`.
+// `__shared__ T name[16][16];` becomes
+// `static ::hpcjudge_emu::SharedSlot hpcjudge_shared_name; auto& name = shared<T[16][16]>(hpcjudge_shared_name, "name", line);`.
 template <class T>
-inline T& shared(const char* name, int line) {
+inline T& shared(SharedSlot& slot, const char* name, int line) {
   using Bare = std::remove_cv_t<std::remove_all_extents_t<T>>;
   constexpr size_t align = alignof(Bare) > 16 ? alignof(Bare) : 16;
-  return *static_cast<T*>(shared_storage(name, sizeof(T), align, line));
+  uintptr_t place = __atomic_load_n(&slot.place, __ATOMIC_ACQUIRE);
+  place = place ? place - 1 : shared_slot(slot, name, sizeof(T), align, line);
+  const uintptr_t base = g_shared_base;
+  return *reinterpret_cast<T*>((base ? base : host_shared_base()) + place);
 }
 // `extern __shared__ T name[];` becomes `T* const name = dynamic<T>("name");`.
 template <class T>

@@ -3,9 +3,12 @@
 // the GPU at once (10^6 elements: 4,096 blocks), so the resident blocks spin forever waiting for blocks that can
 // never start. Must get TLE.
 // hpcjudge-test: message=did not return within
-// Under CPU emulation, where blocks run one after another, block 0's threads wait for ever: the TLE names the kernel,
-// its block and the threads that had not ended, how many and where.
-// hpcjudge-test: emulated-message=kernel reduce_barrier (grid (2,1,1), blocks of (256,1,1) threads) was still running in block (0,0,0), block 1 of 2 in launch order (1 after it not started); 256 of its 256 threads had not ended: (0,0,0) running, (1,0,0) at __syncthreads() (line
+// Under CPU emulation, where blocks run one after another, or as many side by side as there are CPUs, the first
+// grid with more blocks than that waits for ever: the TLE names the kernel, its first block running and the threads
+// that had not ended, how many and where (which grid that is depends on the machine's CPUs).
+// hpcjudge-test: emulated-message=kernel reduce_barrier (grid (
+// hpcjudge-test: emulated-message=threads) was still running in block (0,0,0), block 1 of
+// hpcjudge-test: emulated-message=; 256 of its 256 threads had not ended: (0,0,0) running, (1,0,0) at __syncthreads() (line
 #include <cuda_runtime.h>
 
 constexpr int kBlock = 256;
