@@ -5,6 +5,8 @@
 // g++ splits a vector's load or store (a float4) into one access per field, at consecutive instructions: a
 // thread's accesses that continue one another from distinct instructions, within one naturally aligned 8 or 16
 // bytes, are taken as the one vector access the GPU makes (a loop's accesses, one instruction, never are).
+// A block runs whole on one worker (workers.cpp), so each worker gathers its blocks' requests and counts apart
+// (Local), and a launch's end adds them up: the same figures as one worker's.
 #include "counters.h"
 
 #include <algorithm>
@@ -58,11 +60,9 @@ struct Pending {
   Access kind = Access::Read;
 };
 
-struct State {
-  std::vector<Kernel> kernels;  // of the call, by name
-  Kernel* kernel = nullptr;     // the running launch's
-  uint64_t launches = 0, host_syncs = 0;
-  // The running launch.
+// One worker's share of the running launch, added to the kernel's at the launch's end.
+struct Local {
+  Kernel part;  // its requests' counts (part.c's summed fields, part.pcs)
   std::unordered_map<uint64_t, std::array<uint64_t, 2>> sectors;  // distinct 32-byte sectors: 128 bits a 4 KiB page
   std::unordered_map<uintptr_t, uint64_t> atomic_hits;  // atomics per address
   std::unordered_map<uintptr_t, size_t> static_vars;    // __shared__ variables touched: start, bytes
@@ -75,7 +75,16 @@ struct State {
   size_t held = 0;  // accesses in open requests
   Pending pending;
 };
+
+struct State {
+  std::vector<Kernel> kernels;  // of the call, by name
+  Kernel* kernel = nullptr;     // the running launch's
+  uint64_t launches = 0, host_syncs = 0;
+  Local local[kMaxWorkers];
+};
 State s;
+
+Local& mine() { return s.local[g_worker->index]; }
 
 // Open requests hold their lanes' accesses until closed: past this many accesses held (64 MiB), every open request
 // is closed at once, as at a barrier (a warp whose lanes each run that many accesses between barriers is counted
@@ -85,7 +94,7 @@ constexpr size_t kMaxHeld = size_t{1} << 22;
 unsigned warp_lanes(unsigned warp) { return std::min(32u, current_block().nthreads - warp * 32); }
 
 // A global request: its distinct sectors, the bytes its lanes asked for.
-void close_global(const Group& g, PcCounts& p) {
+void close_global(Local& s, const Group& g, PcCounts& p) {
   std::vector<uint64_t>& ids = s.scratch;
   ids.clear();
   uint64_t bytes = 0;
@@ -96,7 +105,7 @@ void close_global(const Group& g, PcCounts& p) {
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   for (uint64_t x : ids) s.sectors[x >> 7][x >> 6 & 1] |= uint64_t{1} << (x & 63);
-  runner::KernelCounts& k = s.kernel->c;
+  runner::KernelCounts& k = s.part.c;
   ++k.global_requests;
   k.sectors += ids.size();
   k.bytes_requested += bytes;
@@ -106,7 +115,7 @@ void close_global(const Group& g, PcCounts& p) {
 }
 
 // A shared request: its degree, the most distinct 4-byte words in one bank (one word read by many is a broadcast).
-void close_shared(const Group& g, PcCounts& p) {
+void close_shared(Local& s, const Group& g, PcCounts& p) {
   std::vector<uint64_t>& words = s.scratch;
   words.clear();
   for (const auto& [a, n] : g.accesses)
@@ -116,7 +125,7 @@ void close_shared(const Group& g, PcCounts& p) {
   unsigned per_bank[32] = {};
   unsigned degree = 0;
   for (uint64_t w : words) degree = std::max(degree, ++per_bank[w & 31]);
-  runner::KernelCounts& k = s.kernel->c;
+  runner::KernelCounts& k = s.part.c;
   ++k.shared_requests;
   k.wavefronts += degree;
   k.max_degree = std::max<uint64_t>(k.max_degree, degree);
@@ -124,36 +133,35 @@ void close_shared(const Group& g, PcCounts& p) {
   p.wavefronts += degree;
 }
 
-void close(uint32_t index) {
+void close(Local& s, uint32_t index) {
   Group& g = s.groups[index];
-  PcCounts& p = s.kernel->pcs[g.pc];
-  ++s.kernel->c.warp_instructions;
-  s.kernel->c.active_lanes += g.lanes;
-  if (g.space == MemorySpace::Global) close_global(g, p);
-  else close_shared(g, p);
+  PcCounts& p = s.part.pcs[g.pc];
+  ++s.part.c.warp_instructions;
+  s.part.c.active_lanes += g.lanes;
+  if (g.space == MemorySpace::Global) close_global(s, g, p);
+  else close_shared(s, g, p);
   s.held -= g.accesses.size();
   g.accesses.clear();
   s.spare.push_back(index);
 }
 
-void group(const Pending& a);
+void group(Local& s, const Pending& a);
 
-void flush() {
+void flush(Local& s) {
   if (!s.pending.held) return;
   s.pending.held = false;
-  group(s.pending);
+  group(s, s.pending);
 }
 
-void close_all() {
-  flush();
-  for (const auto& [key, index] : s.open) close(index);
+void close_all(Local& s) {
+  flush(s);
+  for (const auto& [key, index] : s.open) close(s, index);
   s.open.clear();
 }
 
-void count_atomic(uintptr_t addr) {
-  runner::KernelCounts& k = s.kernel->c;
-  ++k.atomics;
-  k.max_same_address = std::max(k.max_same_address, ++s.atomic_hits[addr]);
+void count_atomic(Local& s, uintptr_t addr) {
+  ++s.part.c.atomics;
+  ++s.atomic_hits[addr];
 }
 
 }  // namespace
@@ -161,7 +169,7 @@ void count_atomic(uintptr_t addr) {
 namespace {
 
 // The access joined to the request of its warp's lanes at the same instruction instance.
-void group(const Pending& a) {
+void group(Local& s, const Pending& a) {
   const uint32_t run = s.runs.next(a.pc << 10 | a.linear);
   const auto [it, fresh] = s.open.try_emplace(GroupKey{a.pc, a.warp, run, a.space}, 0);
   if (fresh) {
@@ -180,10 +188,10 @@ void group(const Pending& a) {
   g.accesses.emplace_back(a.addr, static_cast<uint32_t>(a.size));
   ++s.held;
   if (++g.lanes == warp_lanes(a.warp)) {
-    close(it->second);
+    close(s, it->second);
     s.open.erase(it);
   } else if (s.held > kMaxHeld) {
-    close_all();
+    close_all(s);
   }
 }
 
@@ -204,15 +212,16 @@ void access(uintptr_t addr, size_t size, Access kind, uintptr_t pc) {
   size_t var_bytes = 0;
   const MemorySpace space = memory_space(addr, &var, &var_bytes);
   if (space == MemorySpace::Other) return;
-  if (var_bytes) s.static_vars.emplace(var, var_bytes);
-  if (kind == Access::Atomic) return count_atomic(addr);
-  Pending& p = s.pending;
+  Local& l = mine();
+  if (var_bytes) l.static_vars.emplace(var, var_bytes);
+  if (kind == Access::Atomic) return count_atomic(l, addr);
+  Pending& p = l.pending;
   if (continues(p, addr, size, kind, space, t->linear, pc)) {
     p.size += size;
     p.last_pc = pc;
     return;
   }
-  flush();
+  flush(l);
   p = Pending{true, addr, pc, pc, size, t->warp, t->linear, space, kind};
 }
 
@@ -232,37 +241,82 @@ void launch_begin(const Launch& l) {
   std::copy(block, block + 3, k.block);
   k.dynamic_shared_bytes = l.shared;
   k.threads += uint64_t{l.grid.x} * l.grid.y * l.grid.z * l.block.x * l.block.y * l.block.z;
-  s.sectors.clear();
-  s.atomic_hits.clear();
-  s.static_vars.clear();
+  for (Local& w : s.local) {
+    w.part = Kernel{};
+    w.sectors.clear();
+    w.atomic_hits.clear();
+    w.static_vars.clear();
+  }
 }
+
+namespace {
+
+// A worker's share of the launch added to the kernel's counts (on the launching thread, the workers done).
+void add_part(Kernel& k, Local& w, std::unordered_map<uint64_t, std::array<uint64_t, 2>>& sectors,
+              std::unordered_map<uintptr_t, uint64_t>& hits, std::unordered_map<uintptr_t, size_t>& vars) {
+  close_all(w);
+  const runner::KernelCounts& c = w.part.c;
+  k.c.global_requests += c.global_requests;
+  k.c.sectors += c.sectors;
+  k.c.bytes_requested += c.bytes_requested;
+  k.c.shared_requests += c.shared_requests;
+  k.c.wavefronts += c.wavefronts;
+  k.c.max_degree = std::max(k.c.max_degree, c.max_degree);
+  k.c.warp_instructions += c.warp_instructions;
+  k.c.active_lanes += c.active_lanes;
+  k.c.barriers += c.barriers;
+  k.c.atomics += c.atomics;
+  for (const auto& [pc, p] : w.part.pcs) {
+    PcCounts& q = k.pcs[pc];
+    q.global_requests += p.global_requests;
+    q.sectors += p.sectors;
+    q.bytes_requested += p.bytes_requested;
+    q.shared_requests += p.shared_requests;
+    q.wavefronts += p.wavefronts;
+  }
+  for (const auto& [page, bits] : w.sectors) {
+    std::array<uint64_t, 2>& b = sectors[page];
+    b[0] |= bits[0];
+    b[1] |= bits[1];
+  }
+  for (const auto& [addr, n] : w.atomic_hits) hits[addr] += n;
+  vars.insert(w.static_vars.begin(), w.static_vars.end());
+}
+
+}  // namespace
 
 void launch_end() {
   if (!s.kernel) return;
-  close_all();
+  std::unordered_map<uint64_t, std::array<uint64_t, 2>> sectors;
+  std::unordered_map<uintptr_t, uint64_t> hits;
+  std::unordered_map<uintptr_t, size_t> vars;
+  for (Local& w : s.local) add_part(*s.kernel, w, sectors, hits, vars);
   runner::KernelCounts& k = s.kernel->c;
-  for (const auto& [page, bits] : s.sectors)
+  for (const auto& [page, bits] : sectors)
     k.distinct_sectors += static_cast<uint64_t>(__builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]));
+  for (const auto& [addr, n] : hits) k.max_same_address = std::max(k.max_same_address, n);
   uint64_t shared = 0;
-  for (const auto& [start, bytes] : s.static_vars) shared += bytes;
+  for (const auto& [start, bytes] : vars) shared += bytes;
   k.static_shared_bytes = std::max(k.static_shared_bytes, shared);
   s.kernel = nullptr;
 }
 
 void block_begin() {
-  s.runs.clear();
-  s.open.clear();
+  Local& l = mine();
+  l.runs.clear();
+  l.open.clear();
 }
 
 void block_end() {
-  if (s.kernel) close_all();
+  if (s.kernel) close_all(mine());
 }
 
 void barrier_completed() {
   if (!s.kernel) return;
-  close_all();
-  s.runs.clear();
-  runner::KernelCounts& k = s.kernel->c;
+  Local& l = mine();
+  close_all(l);
+  l.runs.clear();
+  runner::KernelCounts& k = l.part.c;
   k.barriers += current_block().nwarps;
   k.warp_instructions += current_block().nwarps;
   k.active_lanes += current_block().nthreads;
@@ -270,8 +324,9 @@ void barrier_completed() {
 
 void warp_collective(unsigned lanes) {
   if (!s.kernel) return;
-  ++s.kernel->c.warp_instructions;
-  s.kernel->c.active_lanes += static_cast<unsigned>(__builtin_popcount(lanes));
+  runner::KernelCounts& k = mine().part.c;
+  ++k.warp_instructions;
+  k.active_lanes += static_cast<unsigned>(__builtin_popcount(lanes));
 }
 
 void host_sync() { ++s.host_syncs; }

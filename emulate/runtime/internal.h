@@ -130,8 +130,8 @@ unsigned workers_started();           // the workers whose state exists (the sta
 // The grid's blocks, taken in linear order by `n` workers at once (1: on the calling thread alone), each by
 // run_block(); returns when all have ended.
 void run_grid(Launch& l, unsigned n);
-// How many workers a grid of `blocks` gets: one per CPU the process may run on, at most kMaxWorkers; one when
-// the call counts accesses (counters.h: one stream of requests).
+// How many workers a grid of `blocks` gets: one per CPU the process may run on, at most kMaxWorkers (four when
+// the call counts accesses).
 unsigned workers_for(uint64_t blocks);
 void run_block(Worker& w, uint64_t linear);  // launch.cpp
 
@@ -170,7 +170,8 @@ enum class Access : uint8_t { Read, Write, Atomic };
 void check_access(uintptr_t addr, size_t size, Access kind);
 void reset_shared_for_launch(size_t dynamic_bytes);
 // Which memory a device address is in, for the counters (counters.h): global (the judge's buffers, cudaMalloc),
-// shared, or other (host, a thread's stack); in a __shared__ variable, its start and bytes too (else 0).
+// shared, or other (host, a thread's stack); in a __shared__ variable, its place in a worker's window and bytes too
+// (else 0).
 enum class MemorySpace : uint8_t { Other, Global, Shared };
 MemorySpace memory_space(uintptr_t addr, uintptr_t* var_start, size_t* var_bytes);
 // Whether a __shared__ variable's reference was made outside a grid (one at namespace scope, bound once to worker

@@ -406,7 +406,7 @@ MemorySpace memory_space(uintptr_t addr, uintptr_t* var_start, size_t* var_bytes
   size_t index = 0;
   if (in < kDynamicIn)
     if (const SharedVar* v = shared_var_at(in, &index)) {
-      *var_start = addr - in + v->start;
+      *var_start = v->start;  // its place in a window: the same variable in every worker's
       *var_bytes = v->bytes;
     }
   return MemorySpace::Shared;

@@ -109,8 +109,10 @@ Worker& worker(unsigned i) { return workers[i]; }
 unsigned workers_started() { return states.load(std::memory_order_acquire); }
 
 unsigned workers_for(uint64_t blocks) {
-  if (counters::g_on || blocks < 2 || shared_bound_outside_grid()) return 1;
-  return static_cast<unsigned>(std::min<uint64_t>({cpus(), kMaxWorkers, blocks}));
+  if (blocks < 2 || shared_bound_outside_grid()) return 1;
+  // Counting, each worker holds up to 64 MiB of open requests (counters.cpp): four at most.
+  const uint64_t most = counters::g_on ? 4 : kMaxWorkers;
+  return static_cast<unsigned>(std::min<uint64_t>({cpus(), most, blocks}));
 }
 
 void run_grid(Launch& l, unsigned n) {

@@ -6,12 +6,16 @@ padded, a divergent reduction against a shuffle one, atomics on one address, lau
   check_counts.py PROBE DIR   PROBE: hpcjudge-count-probe; DIR: the folder of the .cu files
 """
 import json
+import os
 import subprocess
 import sys
 
 
-def counts(probe, folder, name):
-    out = subprocess.run([probe, "vector-add", f"{folder}/{name}.cu"], capture_output=True, text=True, timeout=120)
+def counts(probe, folder, name, cpus=None):
+    """The probe's counts; on the CPUs `cpus` (taskset's list) where given, else on all the process may use."""
+    pin = ["taskset", "-c", cpus] if cpus else []
+    out = subprocess.run(pin + [probe, "vector-add", f"{folder}/{name}.cu"], capture_output=True, text=True,
+                         timeout=120)
     if out.returncode != 0:
         sys.exit(f"{name}.cu: the probe failed ({out.returncode}): {out.stderr}")
     return json.loads(out.stdout)
@@ -102,6 +106,13 @@ def main():
            round(mean(shuffle), 2)), lambda m: m[0] < m[1])
     # 4 blocks of 8 warps: 9 barriers (one before the loop, 8 in it) against 3 (one, then 2 in it).
     expect("reduction: barriers", (divergent["barriers"], shuffle["barriers"]), (4 * 8 * 9, 4 * 8 * 3))
+
+    # Blocks side by side (emulate/runtime/workers.cpp) count what one worker counts: every figure, every line.
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) >= 2:
+        for name in ("coalesced", "vector4", "chunked", "tile", "reduction"):
+            expect(f"{name}: the same counts on one CPU as on two", counts(probe, folder, name, str(cpus[0])),
+                   counts(probe, folder, name, f"{cpus[0]},{cpus[1]}"))
 
     if failures:
         sys.exit(f"{len(failures)} failed: " + "; ".join(failures))
