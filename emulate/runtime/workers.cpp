@@ -60,7 +60,10 @@ void release_block(Worker& w) {
 void work(Launch& l, Worker& w) {
   g_worker = &w;
   g_shared_base = w.shared_base;
-  if (sigsetjmp(w.env, 1) != 0) release_block(w);  // a block failed (fail()) or was abandoned: the next one
+  if (sigsetjmp(w.env, 1) != 0) {  // a block failed (fail()) or was abandoned: its end, then the next one
+    if (counters::g_on) counters::block_end();  // its open requests closed here, where its block is known
+    release_block(w);
+  }
   for (;;) {
     w.busy = false;
     const uint64_t i = l.next.fetch_add(1, std::memory_order_relaxed);

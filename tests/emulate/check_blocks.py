@@ -11,9 +11,10 @@ import subprocess
 import sys
 
 
-def run(probe, folder, name, cpus, timeout=120):
-    """(exit status, stderr) of the probe on NAME.cu pinned to `cpus`; (None, "") where it ran past `timeout`."""
-    command = ["taskset", "-c", cpus, probe, "vector-add", f"{folder}/{name}.cu", "--no-count"]
+def run(probe, folder, name, cpus, timeout=120, count=False):
+    """(exit status, stderr) of the probe on NAME.cu pinned to `cpus`, counting accesses or not; (None, "") where it
+    ran past `timeout`."""
+    command = ["taskset", "-c", cpus, probe, "vector-add", f"{folder}/{name}.cu"] + ([] if count else ["--no-count"])
     try:
         out = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -47,11 +48,14 @@ def main():
         check(rc == 0, f"blocks-apart on CPUs {cpus}: each block's own shared memory, no atomic lost (status {rc}): "
                        f"{err.strip()[-300:]}")
 
-    # The grid's error is its lowest failed block's, however the blocks ran.
+    # The grid's error is its lowest failed block's, however the blocks ran, counted or not (a counted block that
+    # fails has its open requests closed on its own worker).
     for cpus in (two, one):
-        rc, err = run(probe, folder, "lowest-block-fails", cpus)
-        check(rc == 2 and "past the end" in err and "of block (1,0,0)" in err,
-              f"lowest-block-fails on CPUs {cpus} names block (1,0,0) (status {rc}): {err.strip()[-400:]}")
+        for count in (False, True):
+            rc, err = run(probe, folder, "lowest-block-fails", cpus, count=count)
+            check(rc == 2 and "past the end" in err and "of block (1,0,0)" in err,
+                  f"lowest-block-fails on CPUs {cpus}{' counted' if count else ''} names block (1,0,0) "
+                  f"(status {rc}): {err.strip()[-400:]}")
 
     if failures:
         print(f"FAIL: {len(failures)} check(s) failed")
