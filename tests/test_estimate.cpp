@@ -182,6 +182,23 @@ TEST_CASE("an estimate never enters the report's score, Gradescope's or JUnit's"
   CHECK(junit_document("hpcjudge", {suite}).find("estimate") == std::string::npos);
 }
 
+TEST_CASE("an estimate with nothing counted says why, and models no time", "[estimate]") {
+  const Problem& p = *Registry::find("vector-add");
+  Estimate e;
+  e.gpu = &h100();
+  e.cases.modelled = p.benchmarks().back();
+  e.note = "no estimate: the emulated case n1 could not be counted (solve() did not return within 80 s)";
+  const nlohmann::json j = e.to_json();
+  CHECK(j["seconds"].is_null());
+  const std::vector<std::string> lines = estimate_lines(j);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find("none (no estimate: the emulated case n1 could not be counted") != std::string::npos);
+  e.submission.seconds = 2e-3;  // counted: the modelled time is said
+  const std::vector<std::string> counted = estimate_lines(e.to_json());
+  REQUIRE(counted.size() == 2);
+  CHECK(counted[1].find("modelled from") != std::string::npos);
+}
+
 TEST_CASE("a kernel's registers: ptxas's names matched to the emulator's launches, and fewer blocks per SM", "[estimate]") {
   std::vector<KernelResources> ptxas(3);
   ptxas[0].name = "tiled<32>(float const*, float*)";

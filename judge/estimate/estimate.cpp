@@ -94,7 +94,8 @@ json Estimate::to_json() const {
           {"launches", submission.launches},
           {"host_syncs", submission.host_syncs},
           {"compute_floor_seconds", submission.compute_floor_s},
-          {"seconds", submission.seconds},
+          // None where nothing was counted (a counted call costs the judge's per-call overhead at least).
+          {"seconds", submission.seconds > 0 ? json(submission.seconds) : json(nullptr)},
           {"fast_seconds", opt(fast_s)},
           {"baseline_seconds", opt(baseline_s)},
           {"score", opt(score)},
@@ -150,12 +151,14 @@ std::vector<std::string> estimate_lines(const json& e, size_t top_lines) {
     out.push_back("estimated score (no GPU; modelled " + label + "): none (" +
                   terminal_text(e.value("note", std::string())) + ")");
   }
-  std::snprintf(buf, sizeof buf, "  %s modelled from %s: %s a call (%s for the fast reference)",
-                terminal_text(e.value("modelled_case", std::string())).c_str(),
-                terminal_text(e.value("emulated_case", std::string())).c_str(),
-                format_seconds(e.value("seconds", 0.0)).c_str(),
-                e["fast_seconds"].is_number() ? format_seconds(e["fast_seconds"].get<double>()).c_str() : "-");
-  out.push_back(buf);
+  if (e.contains("seconds") && e["seconds"].is_number()) {  // not where nothing was counted
+    std::snprintf(buf, sizeof buf, "  %s modelled from %s: %s a call (%s for the fast reference)",
+                  terminal_text(e.value("modelled_case", std::string())).c_str(),
+                  terminal_text(e.value("emulated_case", std::string())).c_str(),
+                  format_seconds(e["seconds"].get<double>()).c_str(),
+                  e["fast_seconds"].is_number() ? format_seconds(e["fast_seconds"].get<double>()).c_str() : "-");
+    out.push_back(buf);
+  }
   if (e.contains("kernels") && e["kernels"].is_array())
     for (const json& k : e["kernels"]) kernel_lines(k, top_lines, out);
   return out;

@@ -338,7 +338,7 @@ class Grader {
   std::optional<EarlyRunners> early_;
   // An emulated, scored grade: the cases its estimate uses, and the submission's counts on the emulated one.
   std::optional<EstimateCases> estimate_cases_;
-  CaseCounts counts_{std::nullopt, "the emulated case was not run"};
+  CaseCounts counts_{std::nullopt, "it was not run"};
   std::string source_;  // the submission's text (read once; the estimate compiles it with nvcc too)
 };
 
