@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The lab's runs on a GPU machine (lab/README.md): not part of the judge, nor of its tests. Logs go to $OUT
 # (default ./lab-out). Run from anywhere; the judge is built by ./judge/judge where a phase needs it.
-#   lab/lab.sh repeat|wake-probe|flush-probe|switch-probe|l2-probe|busy-probe|unlock-probe
+#   lab/lab.sh repeat|wake-probe|flush-probe|switch-probe|l2-probe|busy-probe|unlock-probe|atomic-probe
 # repeat: each file in $REPEAT (default: one submission per GPU problem that scores above 0) judged twice in a
 # row: both scores, and whether the two grades agree, which they do when within 1 point of each other or within
 # their two stated intervals (the sum of their +-).
@@ -15,6 +15,7 @@
 # kernel in flight, a resident kernel or queued work, running and stopped, and what a lock and an unlock cost.
 # unlock-probe: lab/unlock_probe.cu, a call's unlock asked for after the resume or while the runner is still
 # stopped: when it returns, when the runner reads, synchronises and replies.
+# atomic-probe: lab/atomic_probe.cu, what atomics on one address cost per atomic (the estimate's same-address term).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 phase=${1:-}
@@ -65,7 +66,7 @@ case $phase in
     g++ -std=c++20 -O2 -pthread -I. -o "$out/flush_probe" lab/flush_probe.cpp judge/machine/cpu_cache.cpp &&
       "$out/flush_probe" | tee "$out/flush-probe.txt"
     ;;
-  switch-probe | l2-probe | busy-probe | unlock-probe)
+  switch-probe | l2-probe | busy-probe | unlock-probe | atomic-probe)
     # The GPU probes (lab/*_probe.cu, each a parent in the judge's place and a child in a runner's): what the
     # judge's own device work before a call costs that call, a call free of the switch, and what the judge can see
     # of a runner's work kept between calls.
