@@ -10,6 +10,7 @@
 #include "judge/timing/loop.h"
 #include "judge/timing/rivals.h"
 #include "judge/verdicts/judge_error.h"
+#include "judge/verdicts/forgery.h"
 
 using namespace hpcjudge;
 using Catch::Approx;
@@ -237,4 +238,20 @@ TEST_CASE("a case whose calls the judge could not resolve (median 0 past the rou
   CHECK(why->find("not a verdict on the file") != std::string::npos);
   CHECK_FALSE(unresolved_timing(1e-7, 21, 14e-6));  // one resolved call time is a time
   CHECK_FALSE(unresolved_timing(0.0, 0, 14e-6));    // no timed call: nothing to judge
+}
+
+TEST_CASE("unresolved calls beside a resolved reference are FAIL: they end before their work") {
+  RoundTrip rt;
+  rt.subtracted_s = 263.7e-6;
+  rt.noise_s = 8e-6;
+  // vector-add's early-reply-kernel-in-flight on an H100: 0 past the round trip, the fast reference 239 us.
+  const auto why = early_reply_forgery(0.0, 239e-6, "fast", rt);
+  REQUIRE(why);
+  CHECK(why->find("fast reference timed beside it") != std::string::npos);
+  CHECK(why->find("cannot be trusted") != std::string::npos);
+  // Both unresolved (another process time-slicing the GPU): the reference's median within the round trip's
+  // noise, so the case stays JE; and a resolved median is no early reply.
+  CHECK_FALSE(early_reply_forgery(0.0, 20e-6, "fast", rt));
+  CHECK_FALSE(early_reply_forgery(0.0, 0.0, "fast", rt));
+  CHECK_FALSE(early_reply_forgery(5e-6, 239e-6, "fast", rt));
 }

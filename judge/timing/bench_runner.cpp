@@ -72,6 +72,7 @@ class CaseRunner {
   void summarise();
 
  private:
+  void check_resolved();
   RunResult do_one_run(int run, Stopwatch& phase);
   Against take_inputs(int run, uint32_t set, InputsAhead::Set& made);
   CallOutcome call_every_side(int run, const Against& against, std::vector<double>& beside, Stopwatch& step);
@@ -252,6 +253,23 @@ void CaseRunner::record_timed_run(const RunResult& one) {
     if (ctx_.rivals->active(k)) rival_times_[k].push_back(one.beside[k]);
 }
 
+// A median the judge's clock could not resolve: JE, or FAIL where a reference beside it was resolved.
+void CaseRunner::check_resolved() {
+  const auto why = unresolved_timing(b_.stats.median, b_.stats.runs, ctx_.s.round_trip().subtracted_s);
+  if (!why) return;
+  b_.verdict = Verdict::JE;
+  b_.message = *why;
+  for (size_t k = 0; k < nr_; ++k) {
+    if (!ctx_.rivals->active(k) || rival_times_[k].empty()) continue;
+    const double rival = Stats::of(rival_times_[k]).median;
+    if (auto forged = early_reply_forgery(b_.stats.median, rival, ctx_.rivals->role(k), ctx_.s.round_trip())) {
+      b_.verdict = Verdict::FAIL;
+      b_.message = *forged;
+      return;
+    }
+  }
+}
+
 // The case's figures: its stats, its paired ratios, the runner's own figure cross-checked, its share of the peaks.
 void CaseRunner::summarise() {
   b_.stats = loop_.stats();
@@ -264,11 +282,7 @@ void CaseRunner::summarise() {
                          .pairs = ratios.runs,
                          .stats = Stats::of(rival_times_[k])});
   }
-  if (b_.verdict == Verdict::AC)
-    if (auto why = unresolved_timing(b_.stats.median, b_.stats.runs, ctx_.s.round_trip().subtracted_s)) {
-      b_.verdict = Verdict::JE;
-      b_.message = *why;
-    }
+  if (b_.verdict == Verdict::AC) check_resolved();
   if (b_.verdict == Verdict::AC && !reported_.empty()) {
     if (auto forged = disagreement(Stats::of(reported_).median, fastest_reply_, ctx_.s.round_trip())) {
       b_.verdict = Verdict::FAIL;

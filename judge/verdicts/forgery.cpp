@@ -22,6 +22,18 @@ std::optional<std::string> disagreement(double reported_s, double judged_s, cons
   return std::string(why);
 }
 
+std::optional<std::string> early_reply_forgery(double median_s, double rival_median_s, const std::string& rival,
+                                               const RoundTrip& rt) {
+  if (median_s > 0 || rival_median_s <= 3 * rt.noise_s) return std::nullopt;
+  char why[480];
+  std::snprintf(why, sizeof why,
+                "half or more of its timed calls ended within the judge's round trip to the runner (%s), while the "
+                "%s reference timed beside it, on the same inputs, took %s a call past it: the calls end before "
+                "their work (a reply sent while the kernel still runs?), so their time cannot be trusted",
+                format_seconds(rt.subtracted_s).c_str(), rival.c_str(), format_seconds(rival_median_s).c_str());
+  return std::string(why);
+}
+
 std::optional<std::string> faster_than_hardware_forgery(double interval_s, const Model& model, double floor_s,
                                                         const Peaks& peaks) {
   if (!faster_than_hardware(interval_s, floor_s)) return std::nullopt;

@@ -26,6 +26,16 @@ namespace hpcjudge {
 // moved each call's end to the stop.
 std::optional<std::string> disagreement(double reported_s, double judged_s, const RoundTrip& rt);
 
+// A case whose calls the judge could not resolve (judge_error.h's unresolved_timing: its median 0 past the round
+// trip) while a reference timed beside it, on the same inputs and in the same runs, took `rival_median_s` past it:
+// the machine resolved the reference's calls, so the submission's ended before work the reference's take time for
+// (a reply sent while its kernel still runs, which the judge's clock cannot follow into another process's device
+// context: vector-add's early-reply-kernel-in-flight on an H100, 0.0 us at n32M beside the fast reference's
+// 239 us). The rival's median must stand clear of the round trip's noise (3 x its interquartile range), else both
+// are unresolved alike and the case stays JE. FAIL's message, or none.
+std::optional<std::string> early_reply_forgery(double median_s, double rival_median_s, const std::string& rival,
+                                               const RoundTrip& rt);
+
 // A call's whole interval (nothing subtracted) under the case's physical floor (judge/machine/calibration.h:
 // `floor_s` for `model` at `peaks`): the time reported cannot be real.
 std::optional<std::string> faster_than_hardware_forgery(double interval_s, const Model& model, double floor_s,
