@@ -46,7 +46,10 @@ json kernel_json(const KernelCounts& k) {
             {"warp_instructions", k.warp_instructions},
             {"active_lanes", k.active_lanes},
             {"barriers", k.barriers},
-            {"atomics", {{"count", k.atomics.count}, {"max_same_address", k.atomics.max_same_address}}},
+            {"atomics",
+             {{"count", k.atomics.count},
+              {"max_same_address", k.atomics.max_same_address},
+              {"max_same_address_floating", k.atomics.max_same_address_floating}}},
             {"lines", json::array()}};
   for (const LineCounts& l : k.lines) j["lines"].push_back(line_json(l));
   return j;
@@ -75,7 +78,8 @@ KernelCounts kernel_from(const json& j) {
   k.active_lanes = j.at("active_lanes").get<uint64_t>();
   k.barriers = j.at("barriers").get<uint64_t>();
   const json& a = j.at("atomics");
-  k.atomics = {a.at("count").get<uint64_t>(), a.at("max_same_address").get<uint64_t>()};
+  k.atomics = {a.at("count").get<uint64_t>(), a.at("max_same_address").get<uint64_t>(),
+               a.at("max_same_address_floating").get<uint64_t>()};
   for (const json& l : j.at("lines")) k.lines.push_back(line_from(l));
   return k;
 }

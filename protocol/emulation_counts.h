@@ -36,6 +36,9 @@ struct SharedCounts {
 struct AtomicCounts {
   uint64_t count = 0;             // atomic operations (atomicAdd and kin, one per lane), global and shared
   uint64_t max_same_address = 0;  // the most atomics on one address within a launch (contention)
+  // The most floating-point atomics on one address within a launch: each lane's is a step of its own at the
+  // address's L2 slice, where the compiler combines a warp's integer atomics on one word into one.
+  uint64_t max_same_address_floating = 0;
 };
 
 // One source line of the submission: `file` is the base name of the file it was compiled from (the judge's copy,

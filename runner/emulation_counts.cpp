@@ -20,7 +20,7 @@ protocol::KernelCounts kernel(const hpcjudge_emu::runner::KernelCounts& k) {
   p.warp_instructions = k.warp_instructions;
   p.active_lanes = k.active_lanes;
   p.barriers = k.barriers;
-  p.atomics = {k.atomics, k.max_same_address};
+  p.atomics = {k.atomics, k.max_same_address, k.max_same_address_floating};
   for (const hpcjudge_emu::runner::LineCounts& l : k.lines)
     p.lines.push_back({l.file, l.line, l.global_requests, l.sectors, l.bytes_requested, l.shared_requests, l.wavefronts});
   return p;

@@ -25,7 +25,7 @@ EmulationCounts sample() {
   k.warp_instructions = 200;
   k.active_lanes = 6000;
   k.barriers = 24;
-  k.atomics = {7, 5};
+  k.atomics = {7, 5, 3};
   k.lines.push_back({"solution.cu", 12, 32, 128, 4096, 16, 512});
   c.kernels.push_back(k);
   return c;
@@ -46,6 +46,7 @@ TEST_CASE("emulation counts go through a reply's JSON unchanged") {
   CHECK(k.block[1] == 8);
   CHECK(k.shared.max_degree == 32);
   CHECK(k.atomics.max_same_address == 5);
+  CHECK(k.atomics.max_same_address_floating == 3);
   CHECK(k.lines.at(0).wavefronts == 512);
   // A reply without counts has none; a request asks for them only when told.
   CHECK_FALSE(parse_reply(nlohmann::json(Reply{}))->emulation_counts);

@@ -110,9 +110,37 @@ TEST_CASE("a grid too small to fill the GPU is slower per byte; a launch costs i
   const KernelEstimate e = estimate_kernel(small, h100(), {});
   CHECK(e.utilisation == Catch::Approx(8.0 / (132 * kSaturatingWarps)));
   CHECK(e.seconds > 100 * estimate_kernel(streaming(1e6, 4), h100(), {}).seconds - 100 * h100().launch_s);
+  // Scaled to a larger case, a one-block grid stays one block (a one-block scan), where a grid of two grows.
+  const Scaling larger{.work = 1000, .traffic = 1000};
+  CHECK(estimate_kernel(small, h100(), larger).utilisation == Catch::Approx(e.utilisation));
+  KernelCounts two = small;
+  two.threads = 512;
+  CHECK(estimate_kernel(two, h100(), larger).utilisation == Catch::Approx(1));
   // Shared memory per block limits the blocks an SM holds.
   small.dynamic_shared_bytes = 100'000;
   CHECK(estimate_kernel(small, h100(), {}).blocks_per_sm == 2);
+}
+
+TEST_CASE("atomics on one word queue one after another; on words of their own they cost no more than their bytes", "[estimate]") {
+  // 2^20 blocks of 256 threads read 1 GiB; each block's thread 0 adds its sum into one word (a reduction's
+  // atomicAdd) or into a word of its own.
+  KernelCounts one_word = streaming(1 << 30, 4);
+  one_word.atomics.count = one_word.threads / 256;
+  one_word.atomics.max_same_address = one_word.atomics.max_same_address_floating = one_word.atomics.count;
+  KernelCounts own_words = one_word;
+  own_words.atomics.max_same_address = own_words.atomics.max_same_address_floating = 1;
+  // Integer atomics on one word: a warp's combined into one by the compiler, not charged.
+  KernelCounts ints = one_word;
+  ints.atomics.max_same_address_floating = 0;
+  const KernelEstimate queued = estimate_kernel(one_word, h100(), {}), apart = estimate_kernel(own_words, h100(), {});
+  CHECK(apart.bound == "DRAM");
+  CHECK(apart.seconds < 1.02 * (1 << 30) / h100().dram_bytes_per_s);
+  CHECK(queued.atomic_s == Catch::Approx(double(1 << 20) * h100().same_address_atomic_s));
+  CHECK(queued.bound == "atomics on one address");
+  CHECK(queued.seconds > 4 * apart.seconds);
+  CHECK(estimate_kernel(ints, h100(), {}).seconds == Catch::Approx(apart.seconds));
+  // Scaled with the work, as every count is.
+  CHECK(estimate_kernel(one_word, h100(), {.work = 4, .traffic = 4}).atomic_s == Catch::Approx(4 * queued.atomic_s));
 }
 
 TEST_CASE("scaling multiplies the work, not the launches and synchronisations", "[estimate]") {

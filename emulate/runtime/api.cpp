@@ -309,7 +309,7 @@ template <class T, class F>
 T rmw(T* a, F f) {
   hpcjudge_emu::check_access(reinterpret_cast<uintptr_t>(a), sizeof(T), hpcjudge_emu::Access::Atomic);
   if (hpcjudge_emu::counters::g_on)
-    hpcjudge_emu::counters::access(reinterpret_cast<uintptr_t>(a), sizeof(T), hpcjudge_emu::Access::Atomic, 0);
+    hpcjudge_emu::counters::atomic(reinterpret_cast<uintptr_t>(a), !std::is_integral_v<T>);
   using Bits = std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
   static_assert(sizeof(Bits) == sizeof(T));
   auto* bits = reinterpret_cast<Bits*>(a);

@@ -60,11 +60,16 @@ struct Pending {
   Access kind = Access::Read;
 };
 
+// The atomics on one address: all of them, and the floating-point ones.
+struct AtomicHits {
+  uint64_t all = 0, floating = 0;
+};
+
 // One worker's share of the running launch, added to the kernel's at the launch's end.
 struct Local {
   Kernel part;  // its requests' counts (part.c's summed fields, part.pcs)
   std::unordered_map<uint64_t, std::array<uint64_t, 2>> sectors;  // distinct 32-byte sectors: 128 bits a 4 KiB page
-  std::unordered_map<uintptr_t, uint64_t> atomic_hits;  // atomics per address
+  std::unordered_map<uintptr_t, AtomicHits> atomic_hits;  // atomics per address
   std::unordered_map<uintptr_t, size_t> static_vars;    // __shared__ variables touched: start, bytes
   // The running block.
   RunTable runs;  // (instruction << 10 | thread): its runs since the last barrier
@@ -159,9 +164,11 @@ void close_all(Local& s) {
   s.open.clear();
 }
 
-void count_atomic(Local& s, uintptr_t addr) {
+void count_atomic(Local& s, uintptr_t addr, bool floating) {
   ++s.part.c.atomics;
-  ++s.atomic_hits[addr];
+  AtomicHits& h = s.atomic_hits[addr];
+  ++h.all;
+  h.floating += floating;
 }
 
 }  // namespace
@@ -205,6 +212,13 @@ bool continues(const Pending& p, uintptr_t addr, size_t size, Access kind, Memor
 
 }  // namespace
 
+void atomic(uintptr_t addr, bool floating) {
+  uintptr_t var = 0;
+  size_t var_bytes = 0;
+  if (!g_thread || !s.kernel || memory_space(addr, &var, &var_bytes) == MemorySpace::Other) return;
+  count_atomic(mine(), addr, floating);
+}
+
 void access(uintptr_t addr, size_t size, Access kind, uintptr_t pc) {
   const Thread* t = g_thread;
   if (!t || !s.kernel || size == 0) return;
@@ -214,7 +228,7 @@ void access(uintptr_t addr, size_t size, Access kind, uintptr_t pc) {
   if (space == MemorySpace::Other) return;
   Local& l = mine();
   if (var_bytes) l.static_vars.emplace(var, var_bytes);
-  if (kind == Access::Atomic) return count_atomic(l, addr);
+  if (kind == Access::Atomic) return count_atomic(l, addr, false);
   Pending& p = l.pending;
   if (continues(p, addr, size, kind, space, t->linear, pc)) {
     p.size += size;
@@ -253,7 +267,7 @@ namespace {
 
 // A worker's share of the launch added to the kernel's counts (on the launching thread, the workers done).
 void add_part(Kernel& k, Local& w, std::unordered_map<uint64_t, std::array<uint64_t, 2>>& sectors,
-              std::unordered_map<uintptr_t, uint64_t>& hits, std::unordered_map<uintptr_t, size_t>& vars) {
+              std::unordered_map<uintptr_t, AtomicHits>& hits, std::unordered_map<uintptr_t, size_t>& vars) {
   close_all(w);
   const runner::KernelCounts& c = w.part.c;
   k.c.global_requests += c.global_requests;
@@ -279,7 +293,11 @@ void add_part(Kernel& k, Local& w, std::unordered_map<uint64_t, std::array<uint6
     b[0] |= bits[0];
     b[1] |= bits[1];
   }
-  for (const auto& [addr, n] : w.atomic_hits) hits[addr] += n;
+  for (const auto& [addr, n] : w.atomic_hits) {
+    AtomicHits& h = hits[addr];
+    h.all += n.all;
+    h.floating += n.floating;
+  }
   vars.insert(w.static_vars.begin(), w.static_vars.end());
 }
 
@@ -288,13 +306,16 @@ void add_part(Kernel& k, Local& w, std::unordered_map<uint64_t, std::array<uint6
 void launch_end() {
   if (!s.kernel) return;
   std::unordered_map<uint64_t, std::array<uint64_t, 2>> sectors;
-  std::unordered_map<uintptr_t, uint64_t> hits;
+  std::unordered_map<uintptr_t, AtomicHits> hits;
   std::unordered_map<uintptr_t, size_t> vars;
   for (Local& w : s.local) add_part(*s.kernel, w, sectors, hits, vars);
   runner::KernelCounts& k = s.kernel->c;
   for (const auto& [page, bits] : sectors)
     k.distinct_sectors += static_cast<uint64_t>(__builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]));
-  for (const auto& [addr, n] : hits) k.max_same_address = std::max(k.max_same_address, n);
+  for (const auto& [addr, n] : hits) {
+    k.max_same_address = std::max(k.max_same_address, n.all);
+    k.max_same_address_floating = std::max(k.max_same_address_floating, n.floating);
+  }
   uint64_t shared = 0;
   for (const auto& [start, bytes] : vars) shared += bytes;
   k.static_shared_bytes = std::max(k.static_shared_bytes, shared);

@@ -17,6 +17,8 @@ extern bool g_on;  // this call counts
 // An access of the running code: counted when a kernel's thread makes it to global or shared memory. `pc`: the
 // address of the instruction after the instrumentation's call (what names the instruction and its line).
 void access(uintptr_t addr, size_t size, Access kind, uintptr_t pc);
+// An atomic read-modify-write (atomicAdd and kin) of the running code; `floating`: on a floating-point value.
+void atomic(uintptr_t addr, bool floating);
 void launch_begin(const Launch& l);
 void launch_end();
 void block_begin();

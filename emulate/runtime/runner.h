@@ -54,7 +54,7 @@ struct KernelCounts {
   uint64_t global_requests = 0, sectors = 0, bytes_requested = 0, distinct_sectors = 0;
   uint64_t shared_requests = 0, wavefronts = 0, max_degree = 0;
   uint64_t warp_instructions = 0, active_lanes = 0, barriers = 0;
-  uint64_t atomics = 0, max_same_address = 0;
+  uint64_t atomics = 0, max_same_address = 0, max_same_address_floating = 0;
   std::vector<LineCounts> lines;
 };
 struct Counts {

@@ -28,7 +28,7 @@ json kernel_json(const KernelEstimate& k) {
           {"dram_bytes", k.dram_bytes},
           {"distinct_bytes", k.distinct_bytes},
           {"moved_bytes", k.moved_bytes},
-          {"terms_s", {{"dram", k.dram_s}, {"l2", k.l2_s}, {"shared", k.shared_s}, {"issue", k.issue_s}}},
+          {"terms_s", {{"dram", k.dram_s}, {"l2", k.l2_s}, {"shared", k.shared_s}, {"issue", k.issue_s}, {"atomics", k.atomic_s}}},
           {"utilisation", k.utilisation},
           {"tail", k.tail},
           {"blocks_per_sm", k.blocks_per_sm},

@@ -21,6 +21,7 @@ struct GpuModel {
   double shared_bytes_per_sm = 0;  // shared memory an SM's blocks may hold together
   int registers_per_sm = 65536;
   double fp32_flops_per_s = 0;     // FP32 FMA peak (2 FLOP each)
+  double same_address_atomic_s = 0;  // one floating-point atomic on a word other atomics of the launch update too
   double launch_s = 0;             // one kernel launch, back to back
   double host_sync_s = 0;          // one host synchronisation (cudaDeviceSynchronize, a blocking cudaMemcpy)
   double call_overhead_s = 0;      // the judge's clock around a call, past the device's time (its context switch)

@@ -29,7 +29,9 @@ void occupancy(const protocol::KernelCounts& k, const GpuModel& gpu, const Scali
                std::optional<int> registers) {
   const double threads = std::max<double>(1, double(k.block[0]) * k.block[1] * k.block[2]);
   const double launches = std::max<double>(1, double(k.launches));
-  const double blocks = std::max(1.0, std::ceil(double(k.threads) / threads / launches) * scale.work);
+  // A grid of one block is one at any size (a one-block scan or finisher); another grows with the work.
+  const double emulated_blocks = std::max(1.0, std::ceil(double(k.threads) / threads / launches));
+  const double blocks = emulated_blocks > 1 ? emulated_blocks * scale.work : 1;
   e.blocks_per_sm = blocks_per_sm(k, gpu, registers);
   const double slots = double(gpu.sms) * e.blocks_per_sm;
   const double resident_warps = std::min(blocks, slots) * std::ceil(threads / 32);
@@ -93,13 +95,16 @@ KernelEstimate estimate_kernel(const protocol::KernelCounts& k, const GpuModel& 
   e.l2_s = moved / gpu.l2_bytes_per_s;
   e.shared_s = double(k.shared.wavefronts) * scale.work / gpu.shared_wavefronts_per_s();
   e.issue_s = double(k.warp_instructions) * scale.work / gpu.memory_instructions_per_s();
+  e.atomic_s = double(k.atomics.max_same_address_floating) * scale.work * gpu.same_address_atomic_s;
   const std::pair<double, const char*> terms[] = {
       {e.dram_s, "DRAM"}, {e.l2_s, "L2"}, {e.shared_s, "shared memory"}, {e.issue_s, "issue"}};
   const auto worst = *std::max_element(std::begin(terms), std::end(terms),
                                        [](const auto& a, const auto& b) { return a.first < b.first; });
-  e.bound = worst.second;
   occupancy(k, gpu, scale, e, registers);
-  e.seconds = worst.first / e.utilisation * e.tail + double(k.launches) * gpu.launch_s;
+  // The atomics on one word queue at its L2 slice, one after another, however many warps are resident.
+  const double body = worst.first / e.utilisation * e.tail;
+  e.bound = e.atomic_s > body ? "atomics on one address" : worst.second;
+  e.seconds = std::max(body, e.atomic_s) + double(k.launches) * gpu.launch_s;
   e.lines = worst_lines(k, scale);
   return e;
 }

@@ -6,7 +6,12 @@
 //               shared:  wavefronts / (SMs x clock)                        (one 32-bank wavefront per clock per SM)
 //               issue:   warp memory instructions / (SMs x clock) )        (one per clock per SM's load/store units)
 //          / utilisation x tail
-//   kernel = body + launches x launch cost
+//   kernel = max(body, atomics on one address) + launches x launch cost
+//
+// atomics on one address: the most floating-point atomics (one per lane) on any one word in a launch x the
+// per-atomic cost of GpuModel::same_address_atomic_s: they serialise at that word's L2 slice whatever the
+// occupancy. Integer atomics are not charged: the compiler combines a warp's on one word into one (lab/
+// atomic_probe.cu: 0.02 ns a lane, every lane on one int), and one lane's alone was not measured.
 //
 // DRAM bytes: the distinct sectors x 32 B (each byte fetched once), and where that footprint exceeds L2, the
 // sectors read again (moved - distinct) x (1 - L2 size / footprint): the share of the footprint L2 cannot hold.
@@ -17,13 +22,14 @@
 //
 // Scaling: the counts come from an emulated case smaller than the performance case modelled. Every count is
 // multiplied by `work` (the cases' FLOPs, or bytes where the model has none), distinct sectors by `traffic` (the
-// cases' bytes), the grid's blocks by `work`; launches and synchronisations are not scaled. So a kernel whose
+// cases' bytes), the grid's blocks by `work` unless the grid is one block (a one-block scan, softmax or finisher
+// stays one block at any size); launches and synchronisations are not scaled. So a kernel whose
 // work does not grow with the problem (a one-block finisher) is over-counted.
 //
 // Not modelled (what the validation's misses are likely to be): L1 hits and reuse distance (a warp re-reading its
 // own sectors soon costs L2 time, and past L2's capacity DRAM time, here), latency-bound chains (a scan's
-// look-back, a single warp's loop), arithmetic beyond the FLOP floor, atomics' serialisation, warp divergence past
-// its memory instructions.
+// look-back, a single warp's loop), arithmetic beyond the FLOP floor, atomics' throughput on distinct words, an integer
+// atomic per block on one word, warp divergence past its memory instructions.
 #pragma once
 #include <optional>
 #include <string>
@@ -55,9 +61,9 @@ struct KernelEstimate {
   std::string name;
   uint64_t launches = 0;
   double seconds = 0;  // body + launches
-  double dram_bytes = 0, dram_s = 0, l2_s = 0, shared_s = 0, issue_s = 0;
+  double dram_bytes = 0, dram_s = 0, l2_s = 0, shared_s = 0, issue_s = 0, atomic_s = 0;
   double distinct_bytes = 0, moved_bytes = 0;  // the distinct sectors' bytes, and every request's sectors' (scaled)
-  std::string bound;  // "DRAM", "L2", "shared memory" or "issue": the largest term
+  std::string bound;  // "DRAM", "L2", "shared memory", "issue" or "atomics on one address": the largest term
   double utilisation = 1, tail = 1;
   int blocks_per_sm = 0;
   std::optional<int> registers;    // per thread, where ptxas reported them (registers.h)

@@ -66,7 +66,8 @@ def main():
            threads * (steps + 1) * 4 // 32)
     expect("coalesced: lanes per warp instruction", k["active_lanes"] / k["warp_instructions"], 32.0)
     a = kernel(c, "count_all")["atomics"]
-    expect("atomics: count, most on one address", (a["count"], a["max_same_address"]), (threads, threads))
+    expect("atomics: count, most on one address, most floating-point ones on one address",
+           (a["count"], a["max_same_address"], a["max_same_address_floating"]), (2 * threads, threads, threads))
 
     c = counts(probe, folder, "vector4")
     k = kernel(c, "add4")
