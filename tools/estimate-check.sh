@@ -1,28 +1,31 @@
 #!/usr/bin/env bash
-# The GPU estimate's validation (issue 60), run on a GPU machine: for each GPU problem, every AC file of
-# problems/<slug>/submissions/AC/ and its reference solutions (solutions/baseline.cu, fast.cu) graded twice:
-# under CPU emulation (--emulate: the estimated time of the largest performance case, emulation.estimate.seconds)
-# and on the GPU (the measured median of that case, bench[].median_s, the judge's clock as the estimate models it).
-# Then per problem the Spearman rank correlation between estimated and measured times, the share of file pairs
-# the two order the same way, and the median |log2(estimate / measured)|, and the same over all files, written to
-# bench/results/estimate-<gpu>.md (commit it).
-#   tools/estimate-check.sh [SLUG...]     (default: every GPU problem; MODEL=h100-sxm|h200 overrides the model,
-#                                          chosen from nvidia-smi's name; OUT: the reports' folder; JOBS: the
-#                                          emulated grades at once, default every CPU)
+# The GPU estimate's validation (issue 60): for each GPU problem, every AC file of problems/<slug>/submissions/AC/
+# and its reference solutions (solutions/baseline.cu, fast.cu) graded twice: under CPU emulation (--emulate: the
+# estimated time of the largest performance case, emulation.estimate.seconds) and on the GPU (the measured median
+# of that case, bench[].median_s, the judge's clock as the estimate models it). Then per problem the Spearman rank
+# correlation between estimated and measured times, the share of file pairs the two order the same way, and the
+# median |log2(estimate / measured)|, and the same over all files, written to bench/results/estimate-<gpu>.md
+# (commit it).
+#   tools/estimate-check.sh [SLUG...]     (default: every GPU problem)
+# Settings (environment): PHASES, the phases to run, default "estimate measure table": estimate (CPU emulation
+# only, anywhere: OUT/NAME.emulated-MODEL.json), measure (on the GPU: OUT/NAME.measured.json, a file already
+# measured is kept, so a measure cut short goes on where it stopped), table (both joined; needs the GPU's name,
+# from nvidia-smi or GPU). MODEL: h100-sxm|h200, default from the GPU's name. OUT: the reports' folder. JOBS: the
+# emulated grades at once, default every CPU.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 judge=${HPCJUDGE_BUILD:-$PWD/build}/judge/hpcjudge
 [ -x "$judge" ] || { echo "no judge at $judge: build first (tools/gpu-check.sh build)"; exit 2; }
 slugs=${*:-"vector-add softmax-gpu matmul-gpu shared-memory-fix flash-attention rle-compress rle-decompress prefix-sum reduction merge spmv bfs"}
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-[ -n "$gpu" ] || { echo "no GPU here (nvidia-smi names none): the measured side needs one"; exit 2; }
+phases=${PHASES:-estimate measure table}
+gpu=${GPU:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)}
+case " $phases " in *" measure "* | *" table "*)
+  [ -n "$gpu" ] || { echo "no GPU here (nvidia-smi names none): the measured side needs one (or GPU=NAME for the table)"; exit 2; } ;;
+esac
 model=${MODEL:-h100-sxm}
 case "$gpu" in *H200*) model=${MODEL:-h200} ;; esac
 out=${OUT:-$PWD/estimate-check}
 mkdir -p "$out"
-table=bench/results/estimate-$(echo "$gpu" | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-').md
-rows=$out/rows.tsv
-: >"$rows"
 files=()
 for slug in $slugs; do
   for f in problems/$slug/submissions/AC/*.cu problems/$slug/solutions/baseline.cu problems/$slug/solutions/fast.cu; do
@@ -30,32 +33,59 @@ for slug in $slugs; do
   done
 done
 name_of() { echo "$1-$(basename "$(dirname "$2")")-$(basename "$2" .cu)"; }
-# The estimates first, JOBS at once (CPU emulation only: the GPU is idle), then the measured grades one at a time,
-# each alone on the machine as a grade is timed.
 export judge model out
 export -f name_of
-printf '%s\n' "${files[@]}" | xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c \
-  'n=$(name_of "$0" "$1"); "$judge" "$0" "$1" --emulate --model "$model" --json "$out/$n.emulated.json" >"$out/$n.emulated.txt" 2>&1'
+# The estimates JOBS at once (CPU emulation only: the GPU is idle), then the measured grades one at a time, each
+# alone on the machine as a grade is timed.
+case " $phases " in *" estimate "*)
+  printf '%s\n' "${files[@]}" | xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c \
+    'n=$(name_of "$0" "$1"); "$judge" "$0" "$1" --emulate --model "$model" --json "$out/$n.emulated-$model.json" >"$out/$n.emulated-$model.txt" 2>&1' ;;
+esac
+case " $phases " in *" measure "*)
+  for entry in "${files[@]}"; do
+    read -r slug f <<<"$entry"
+    name=$(name_of "$slug" "$f")
+    [ -s "$out/$name.measured.json" ] && continue
+    # Without the fast reference timed beside each run: the file's own median is what is compared.
+    "$judge" "$slug" "$f" --no-side-by-side --json "$out/$name.measured.json.part" >"$out/$name.measured.txt" 2>&1
+    mv "$out/$name.measured.json.part" "$out/$name.measured.json" 2>/dev/null
+    echo "$name: $(grep -o 'score .*' "$out/$name.measured.txt" | head -1)"
+  done ;;
+esac
+case " $phases " in *" table "*) ;; *) exit 0 ;; esac
+table=bench/results/estimate-$(echo "$gpu" | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-').md
+rows=$out/rows.tsv left=$out/left-out.txt
+: >"$rows"
+: >"$left"
 for entry in "${files[@]}"; do
   read -r slug f <<<"$entry"
   name=$(name_of "$slug" "$f")
-  "$judge" "$slug" "$f" --json "$out/$name.measured.json" >"$out/$name.measured.txt" 2>&1
-  python3 - "$out/$name.emulated.json" "$out/$name.measured.json" "$slug" "$f" >>"$rows" <<'PY'
+  python3 - "$out/$name.emulated-$model.json" "$out/$name.measured.json" "$slug" "$f" >>"$rows" <<'PY'
 import json, sys
-try:
-    e = json.load(open(sys.argv[1]))["emulation"]["estimate"]
-    m = json.load(open(sys.argv[2]))
-    measured = next(b["median_s"] for b in m["bench"] if b["name"] == e["modelled_case"])
-    bound = ",".join(sorted({k["bound"] for k in e["kernels"]}))
-    print(f"{sys.argv[3]}\t{sys.argv[4]}\t{e['modelled_case']}\t{e['seconds']}\t{measured}\t{bound}")
-except (OSError, ValueError, KeyError, StopIteration, TypeError) as x:
-    print(f"{sys.argv[3]}: {sys.argv[4]} left out (no estimate or no measured case: {x!r})", file=sys.stderr)
+emulated, measured_file, slug, f = sys.argv[1:5]
+
+def load(path, side):
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError) as x:
+        sys.exit(print(f"{f}: no {side} report ({x.__class__.__name__})", file=sys.stderr))
+
+r = load(emulated, "emulated")
+e = (r.get("emulation") or {}).get("estimate") or {}
+if e.get("seconds") is None:
+    sys.exit(print(f"{f}: no estimate ({r.get('verdict')} under emulation; {e.get('why', 'none made')})", file=sys.stderr))
+m = load(measured_file, "measured")
+times = [b.get("median_s") for b in m.get("bench") or [] if b.get("name") == e.get("modelled_case")]
+if not times or times[0] is None:
+    sys.exit(print(f"{f}: no measured time for {e.get('modelled_case')} ({m.get('verdict')} on the GPU)", file=sys.stderr))
+bound = ",".join(sorted({k["bound"] for k in e["kernels"]}))
+print(f"{slug}\t{f}\t{e['modelled_case']}\t{float(e['seconds'])}\t{float(times[0])}\t{bound}")
 PY
-  tail -1 "$rows"
-done
-python3 - "$rows" "$table" "$gpu" "$model" "${ESTIMATE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo "a copy without git")}" <<'PY'
+done 2>"$left"
+cat "$left" >&2
+python3 - "$rows" "$table" "$gpu" "$model" "$left" "${ESTIMATE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo "a copy without git")}" <<'PY'
 import datetime, math, statistics, sys
-rows_file, table, gpu, model, commit = sys.argv[1:6]
+rows_file, table, gpu, model, left, commit = sys.argv[1:7]
 rows = [l.rstrip("\n").split("\t") for l in open(rows_file) if l.strip()]
 rows = [(s, f, c, float(e), float(m), b) for s, f, c, e, m, b in rows]
 
@@ -118,6 +148,9 @@ lines += ["", "| problem | file | case | estimated ms | measured ms | est/meas |
           "| --- | --- | --- | ---: | ---: | ---: | --- |"]
 for s, f, c, e, m, b in rows:
     lines.append(f"| {s} | {f.split('/', 2)[2]} | {c} | {1e3 * e:.3f} | {1e3 * m:.3f} | {e / m:.2f} | {b} |")
+left_out = [l.strip() for l in open(left) if l.strip()]
+if left_out:
+    lines += ["", "Left out (no estimate, or no measured time for the modelled case):", ""] + [f"- {l}" for l in left_out]
 open(table, "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 print(f"written: {table}")
