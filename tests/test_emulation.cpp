@@ -73,6 +73,30 @@ TEST_CASE("__shared__ declarations become references to the emulator's shared me
   CHECK(lines(out) == lines(src));
 }
 
+TEST_CASE("__shared__ in a switch's case without braces: a reference a jump to a later label may cross") {
+  const std::string src =
+      "__global__ void k(int m) {\n"
+      "  switch (m) {\n"
+      "    case 0:\n"
+      "      __shared__ int tile[64];\n"
+      "      tile[0] = 1;\n"
+      "      break;\n"
+      "    default: { __shared__ float f; f = 2; }\n"
+      "  }\n"
+      "  if (m) { __shared__ int plain; plain = 3; }\n"
+      "}\n";
+  const std::string out = rewrite_for_emulation(src);
+  // The label stays a label; the switch's body gets the static thread_local form, a braced case or an if's body
+  // the automatic one.
+  CHECK(out.find("case 0:") != std::string::npos);
+  CHECK(out.find("static thread_local auto& tile = ::hpcjudge_emu::shared<int[64]>(hpcjudge_shared_tile, \"tile\", 4);") !=
+        std::string::npos);
+  CHECK(out.find("hpcjudge_shared_f; auto& f = ") != std::string::npos);
+  CHECK(out.find("hpcjudge_shared_plain; auto& plain = ") != std::string::npos);
+  CHECK(out.find("__shared__") == std::string::npos);
+  CHECK(lines(out) == lines(src));
+}
+
 TEST_CASE("what the emulator cannot run is named") {
   const hpcjudge::Problem* p = hpcjudge::Registry::find("softmax-gpu");
   REQUIRE(p);

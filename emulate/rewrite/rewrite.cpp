@@ -160,8 +160,33 @@ bool parse_declarator(const std::string& text, Declarator& d, std::string* speci
   return !d.name.empty();
 }
 
-// Rewrites the declaration [start, end) (end at its ';'), or "" if it cannot.
-std::string shared_declaration(const std::string& src, size_t start, size_t end) {
+// Whether `at` in code `c` is directly in a switch's body, where a jump to a later case label may cross it.
+bool in_switch_body(const std::string& c, size_t at) {
+  int depth = 0;
+  size_t open = at;
+  while (open > 0) {
+    const char ch = c[--open];
+    if (ch == '}') ++depth;
+    else if (ch == '{' && depth-- == 0) break;
+  }
+  if (depth >= 0 || open == 0) return false;
+  size_t p = c.find_last_not_of(" \t\r\n", open - 1);
+  if (p == std::string::npos || c[p] != ')') return false;
+  for (int parens = 0; p != std::string::npos; --p) {
+    if (c[p] == ')') ++parens;
+    else if (c[p] == '(' && --parens == 0) break;
+    if (p == 0) return false;
+  }
+  if (p == 0) return false;
+  const size_t word_end = c.find_last_not_of(" \t\r\n", p - 1);
+  return word_end != std::string::npos && word_end >= 5 && c.compare(word_end - 5, 6, "switch") == 0 &&
+         (word_end < 6 || !(std::isalnum(static_cast<unsigned char>(c[word_end - 6])) || c[word_end - 6] == '_'));
+}
+
+// Rewrites the declaration [start, end) (end at its ';'), or "" if it cannot. In a switch's body the reference is
+// static thread_local, which a jump to a later case label may cross as CUDA lets it cross a __shared__ declaration
+// (an automatic reference may not be crossed); each worker's thread binds it once to its own window.
+std::string shared_declaration(const std::string& src, size_t start, size_t end, bool in_switch) {
   const std::string decl = src.substr(start, end - start);
   const bool dynamic = std::regex_search(decl, std::regex(R"(\bextern\b)"));
   const std::string bare = strip_qualifiers(decl);
@@ -179,7 +204,8 @@ std::string shared_declaration(const std::string& src, size_t start, size_t end)
     } else {
       if (d.dims.find('=') != std::string::npos || parts[k].find('=') != std::string::npos) return "";
       const std::string slot = "hpcjudge_shared_" + d.name;
-      out += "static ::hpcjudge_emu::SharedSlot " + slot + "; auto& " + d.name + " = ::hpcjudge_emu::shared<" +
+      out += "static ::hpcjudge_emu::SharedSlot " + slot + "; " + (in_switch ? "static thread_local " : "") +
+             "auto& " + d.name + " = ::hpcjudge_emu::shared<" +
              specifiers + d.pointers + d.dims + ">(" + slot + ", " + literal(d.name) + ", " + std::to_string(line) + ");";
     }
   }
@@ -241,11 +267,12 @@ std::string rewrite_for_emulation(const std::string& source) {
     for (auto it = std::sregex_iterator(c.begin(), c.end(), word); it != std::sregex_iterator(); ++it) {
       const size_t at = static_cast<size_t>(it->position());
       if (at < copied) continue;
-      // The declaration: from after the previous ; { } or line of the preprocessor, to its ;.
+      // The declaration: from after the previous ; { }, label (case 1:) or line of the preprocessor, to its ;.
       size_t start = at;
       while (start > 0) {
         const char ch = c[start - 1];
         if (ch == ';' || ch == '{' || ch == '}') break;
+        if (ch == ':' && (start < 2 || c[start - 2] != ':') && c[start] != ':') break;
         if (ch == '\n' && start >= 2) {  // the line before: a preprocessor line ends the search
           const size_t ls = c.rfind('\n', start - 2);
           const size_t first = c.find_first_not_of(" \t", ls == std::string::npos ? 0 : ls + 1);
@@ -265,7 +292,7 @@ std::string rewrite_for_emulation(const std::string& source) {
         if (depth < 0) break;
       }
       if (end >= c.size() || c[end] != ';') continue;
-      const std::string replaced = shared_declaration(src, start, end);
+      const std::string replaced = shared_declaration(src, start, end, in_switch_body(c, start));
       if (replaced.empty()) continue;
       size_t newlines = 0;
       const std::string line = one_line(replaced, newlines);

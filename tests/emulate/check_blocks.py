@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The CUDA emulator runs a grid's blocks side by side where the process may use more than one CPU, and keeps what
-running them one by one gives: each block's own shared memory, atomics that lose nothing, and the grid's error that
-of its lowest failed block. Each .cu beside this file is run through hpcjudge-count-probe (--no-count), on one CPU
+running them one by one gives: each block's own shared memory (declared in a switch's case too), atomics that lose
+nothing, and the grid's error that of its lowest failed block. Each .cu beside this file is run through hpcjudge-count-probe (--no-count), on one CPU
 and on two (taskset).
 
   check_blocks.py PROBE DIR   PROBE: hpcjudge-count-probe; DIR: the folder of the .cu files
@@ -46,6 +46,13 @@ def main():
     for cpus in (two, one):
         rc, err = run(probe, folder, "blocks-apart", cpus)
         check(rc == 0, f"blocks-apart on CPUs {cpus}: each block's own shared memory, no atomic lost (status {rc}): "
+                       f"{err.strip()[-300:]}")
+
+    # __shared__ declared in a switch's case without braces, crossed by a jump to a later label: it compiles, and
+    # each block still has its own tile.
+    for cpus in (two, one):
+        rc, err = run(probe, folder, "shared-in-a-switch", cpus)
+        check(rc == 0, f"shared-in-a-switch on CPUs {cpus}: compiles, each block's own tile (status {rc}): "
                        f"{err.strip()[-300:]}")
 
     # The grid's error is its lowest failed block's, however the blocks ran, counted or not (a counted block that
