@@ -301,14 +301,12 @@ std::string make_pack(const Paths& paths, const PackOptions& opt) {
   if (std::all_of(packed.begin(), packed.end(), [](const Packed& k) { return k.starter; }))
     throw std::runtime_error("nothing to pack: every file is the untouched starter (edit and judge your solution, "
                              "or name the file: SLUG=FILE)");
-  char tmpl[] = "/tmp/hpcjudge-pack-XXXXXX";
-  if (!mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary folder");
+  // Staged in a folder of the judge's own under TMPDIR, removed however the pack ends.
+  const TempDir staging(fs::perms::owner_all);
   size_t with_reports = 0;
-  const std::vector<std::string> lines = stage_pack(fs::path(tmpl) / name, name, packed, with_reports);
+  const std::vector<std::string> lines = stage_pack(staging.path / name, name, packed, with_reports);
   const fs::path out = fs::absolute(opt.out);
-  const RunResult tar = run_command({"tar", "-czf", out.string(), "-C", tmpl, "--", name}, 120);
-  std::error_code ec;
-  fs::remove_all(tmpl, ec);
+  const RunResult tar = run_command({"tar", "-czf", out.string(), "-C", staging.path.string(), "--", name}, 120);
   if (!tar.status.exited || tar.status.code != 0) throw std::runtime_error("tar failed: " + tar.output);
   return joined_lines(warnings) + joined_lines(lines) + "packed " + std::to_string(packed.size()) + " solution(s) of '" +
          name + "' into " + out.string() + ", " + std::to_string(with_reports) +
