@@ -210,25 +210,33 @@ bool continues(const Pending& p, uintptr_t addr, size_t size, Access kind, Memor
   return addr == p.addr + p.size && merged <= 16 && p.addr % (merged <= 8 ? 8 : 16) == 0;
 }
 
+// The running worker's share where the running kernel's access to `addr` is counted (global or shared memory),
+// with the __shared__ variable it touched noted; null where it is not counted.
+Local* counted(uintptr_t addr, MemorySpace& space) {
+  if (!g_thread || !s.kernel) return nullptr;
+  uintptr_t var = 0;
+  size_t var_bytes = 0;
+  space = memory_space(addr, &var, &var_bytes);
+  if (space == MemorySpace::Other) return nullptr;
+  Local& l = mine();
+  if (var_bytes) l.static_vars.emplace(var, var_bytes);
+  return &l;
+}
+
 }  // namespace
 
 void atomic(uintptr_t addr, bool floating) {
-  uintptr_t var = 0;
-  size_t var_bytes = 0;
-  if (!g_thread || !s.kernel || memory_space(addr, &var, &var_bytes) == MemorySpace::Other) return;
-  count_atomic(mine(), addr, floating);
+  MemorySpace space;
+  if (Local* l = counted(addr, space)) count_atomic(*l, addr, floating);
 }
 
 void access(uintptr_t addr, size_t size, Access kind, uintptr_t pc) {
+  if (size == 0) return;
+  MemorySpace space;
+  Local* const counting = counted(addr, space);
+  if (!counting) return;
+  Local& l = *counting;
   const Thread* t = g_thread;
-  if (!t || !s.kernel || size == 0) return;
-  uintptr_t var = 0;
-  size_t var_bytes = 0;
-  const MemorySpace space = memory_space(addr, &var, &var_bytes);
-  if (space == MemorySpace::Other) return;
-  Local& l = mine();
-  if (var_bytes) l.static_vars.emplace(var, var_bytes);
-  if (kind == Access::Atomic) return count_atomic(l, addr, false);
   Pending& p = l.pending;
   if (continues(p, addr, size, kind, space, t->linear, pc)) {
     p.size += size;

@@ -65,9 +65,12 @@ def main():
     expect("coalesced: distinct sectors (a's and out's bytes / 32)", k["global"]["distinct_sectors"],
            threads * (steps + 1) * 4 // 32)
     expect("coalesced: lanes per warp instruction", k["active_lanes"] / k["warp_instructions"], 32.0)
-    a = kernel(c, "count_all")["atomics"]
+    k = kernel(c, "count_all")
+    a = k["atomics"]
     expect("atomics: count, most on one address, most floating-point ones on one address",
-           (a["count"], a["max_same_address"], a["max_same_address_floating"]), (2 * threads, threads, threads))
+           (a["count"], a["max_same_address"], a["max_same_address_floating"]), (3 * threads, threads, threads))
+    expect("atomics: a __shared__ variable only atomics touch is the kernel's static shared memory",
+           k["static_shared_bytes"], 4)
 
     c = counts(probe, folder, "vector4")
     k = kernel(c, "add4")

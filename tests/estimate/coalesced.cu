@@ -1,6 +1,7 @@
 // Each thread sums K floats of `a` taken a whole grid apart: a warp's lanes read 32 neighbouring floats at each
 // step (one 128-byte request, 4 sectors: coalescing 1). Then every thread adds 1 to one counter and 1.0 to one
-// float (atomics on one address, integer and floating-point). The count probe's file (tests/estimate/check_counts.py).
+// float (atomics on one address, integer and floating-point), and 1 to its block's shared counter, which nothing
+// but atomics touch. The count probe's file (tests/estimate/check_counts.py).
 constexpr int kThreads = 512, kK = 8;
 
 __global__ void sum_strided(const float* a, float* out) {
@@ -11,8 +12,10 @@ __global__ void sum_strided(const float* a, float* out) {
 }
 
 __global__ void count_all(unsigned* counter, float* total) {
+  __shared__ unsigned in_block;
   atomicAdd(counter, 1u);
   atomicAdd(total, 1.0f);
+  atomicAdd(&in_block, 1u);
 }
 
 extern "C" void solve(const float*, const float*, float*, int) {}
