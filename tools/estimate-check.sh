@@ -73,7 +73,7 @@ def load(path, side):
 r = load(emulated, "emulated")
 e = (r.get("emulation") or {}).get("estimate") or {}
 if e.get("seconds") is None:
-    sys.exit(print(f"{f}: no estimate ({r.get('verdict')} under emulation; {e.get('why', 'none made')})", file=sys.stderr))
+    sys.exit(print(f"{f}: no estimate ({r.get('verdict')} under emulation; {e.get('note') or 'none made'})", file=sys.stderr))
 m = load(measured_file, "measured")
 times = [b.get("median_s") for b in m.get("bench") or [] if b.get("name") == e.get("modelled_case")]
 if not times or times[0] is None:

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The CUDA emulator runs a grid's blocks side by side where the process may use more than one CPU, and keeps what
 running them one by one gives: each block's own shared memory (declared in a switch's case too), atomics that lose
-nothing, and the grid's error that of its lowest failed block. Each .cu beside this file is run through hpcjudge-count-probe (--no-count), on one CPU
-and on two (taskset).
+nothing, and the grid's error that of its lowest failed block. Each .cu beside this file is run through
+hpcjudge-count-probe (--no-count), on one CPU and on two (taskset).
 
   check_blocks.py PROBE DIR   PROBE: hpcjudge-count-probe; DIR: the folder of the .cu files
 """
